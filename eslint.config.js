@@ -1,0 +1,58 @@
+// Flat ESLint config. The boundaries in docs/architecture.md are enforced here as rules, not prose.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const sdkImport = {
+  group: ['@anthropic-ai/claude-agent-sdk', '@anthropic-ai/claude-agent-sdk/*'],
+  message: 'Only src/agent/claude-sdk.ts imports the Agent SDK; use the types re-exported from src/agent/.',
+};
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/out/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-restricted-imports': ['error', { patterns: [sdkImport] }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/config/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Only src/config reads process.env.' },
+      ],
+    },
+  },
+  {
+    // Library code never prints: events go to renderers.
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**', 'src/render/**', '**/*.test.ts'],
+    rules: {
+      'no-console': 'error',
+    },
+  },
+  {
+    // UI code sees only flower's event types, never the SDK (decision 24).
+    files: ['src/render/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            sdkImport,
+            { group: ['**/agent/claude-sdk.js'], message: 'UI modules import only flower event types.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/agent/claude-sdk.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+);

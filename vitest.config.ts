@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: fast unit tests (pure logic, in-process fakes, real SQLite files) and end-to-end tests
+// that spawn the real Claude Code binary through the SDK against the fake Messages API.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/unit/**/*.test.ts'],
+          setupFiles: ['test/setup/stdio-guard.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+          // Each e2e file spawns Claude Code processes (~250 MB each); two cores, so keep it modest.
+          maxWorkers: 2,
+          fileParallelism: true,
+        },
+      },
+    ],
+  },
+});
