@@ -8,6 +8,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Projects with different worker limits need distinct group orders; unit tests run first.
+          sequence: { groupOrder: 0 },
           include: ['src/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/unit/**/*.test.ts'],
           setupFiles: ['test/setup/stdio-guard.ts'],
           testTimeout: 30_000,
@@ -16,6 +18,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 1 },
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 60_000,

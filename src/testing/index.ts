@@ -1,7 +1,28 @@
 /**
  * `flower-agent/testing`: a scripted fake Anthropic Messages API and helpers, so workflows can be tested
- * offline against the real SDK and its real Claude Code binary.
+ * offline against the real SDK and its real Claude Code binary (decision 15), plus an in-process scripted
+ * backend for tests that need no SDK at all. A hand-kept list of named exports. Guide: docs/testing.md.
  *
  * @module
  */
-export {};
+export { anthropicErrorBody, errorTypeForStatus, statusForErrorType } from './anthropic-error.js';
+export type { AnthropicErrorBody } from './anthropic-error.js';
+export { closedPortUrl } from './closed-port.js';
+export { text, thinking, toolUse } from './content-blocks.js';
+export type { ContentBlock, TextBlock, ThinkingBlock, ToolUseBlock } from './content-blocks.js';
+export { FakeAnthropicServer } from './fake-anthropic-server.js';
+export type { FakeServerOptions } from './fake-anthropic-server.js';
+export { message } from './fake-response.js';
+export type { FakeResponse, FakeResponseKind, Usage } from './fake-response.js';
+export { UnscriptedCallError } from './fake-script.js';
+export type { FakeScript } from './fake-script.js';
+export { lastUserText, MAIN_THREAD } from './request-matching.js';
+export type { FakeRequest } from './request-matching.js';
+export { scratchEnvironment, TEST_API_KEY } from './scratch-environment.js';
+export type { ScratchEnvironment, ScratchEnvironmentOptions } from './scratch-environment.js';
+export { scriptTurns } from './script-turns.js';
+export type { ScriptedTurn, ScriptedTurns } from './script-turns.js';
+export { ScriptedBackend, UnconsumedStepsError, UnexpectedBackendCallError } from './scripted-backend.js';
+export type { ScriptedStep } from './scripted-backend.js';
+export { parseServerSentEvents } from './sse-encoder.js';
+export type { ServerSentEvent } from './sse-encoder.js';

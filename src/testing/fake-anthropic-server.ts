@@ -1,0 +1,194 @@
+/**
+ * A scripted fake Anthropic Messages API: a real `node:http` server on 127.0.0.1 (port 0) that the real
+ * Claude Code binary talks to through `ANTHROPIC_BASE_URL`. An in-process interceptor cannot see the
+ * binary's requests, hence a socket (aesthetics.md §3.4). Routes (sdk-feasibility.md §9, §10):
+ * `POST /v1/messages` → the script's answer; `POST /v1/messages/count_tokens` → `{input_tokens}`; anything
+ * else → 404, recorded as unexpected.
+ *
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+import { text } from './content-blocks.js';
+import type { FakeScript } from './fake-script.js';
+import { UnscriptedCallError } from './fake-script.js';
+import { describeTurn, fakeRequest } from './request-matching.js';
+import type { FakeRequest } from './request-matching.js';
+import { sendError, writeFakeResponse } from './response-writer.js';
+import type { ResponseContext } from './response-writer.js';
+import { findToolPairViolation } from './tool-pairs.js';
+
+/** Options of {@link FakeAnthropicServer.start}. */
+export interface FakeServerOptions {
+  /**
+   * True (default): a call the script has no answer for gets a 500 whose message says which call it was.
+   * False: it gets a short text answer instead, so a lenient test runs on. Either way it is recorded in
+   * `unexpectedCalls`.
+   */
+  strict?: boolean;
+  /**
+   * Answer 400 `invalid_request_error`, as the real API does, when a `tool_use` lacks its `tool_result` in
+   * the next message or a `tool_result` has no `tool_use` before it. Such calls go to `rejectedCalls` and
+   * never reach the script. Default false.
+   */
+  enforceToolPairs?: boolean;
+}
+
+const messagesPath = '/v1/messages';
+const countTokensPath = '/v1/messages/count_tokens';
+const charactersPerToken = 4;
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The fake server. Start it with {@link FakeAnthropicServer.start}, point the child at `url`, read `calls`
+ * afterwards, and `close()` it (which also ends hung and stalled connections, so tests finish).
+ */
+export class FakeAnthropicServer {
+  /** `http://127.0.0.1:<port>`, the value for `ANTHROPIC_BASE_URL`. */
+  readonly url: string;
+  /** Every request received, in order, count_tokens and unknown paths included. */
+  readonly calls: FakeRequest[] = [];
+  /** Requests no script step answered, and requests to unknown paths. */
+  readonly unexpectedCalls: FakeRequest[] = [];
+  /** Requests answered 400 because of a tool-pairing violation (`enforceToolPairs`). */
+  readonly rejectedCalls: FakeRequest[] = [];
+
+  readonly #server: Server;
+  readonly #script: FakeScript;
+  readonly #strict: boolean;
+  readonly #enforceToolPairs: boolean;
+  readonly #sockets = new Set<Socket>();
+  #closing: Promise<void> | null = null;
+
+  private constructor(server: Server, script: FakeScript, options: FakeServerOptions) {
+    this.#server = server;
+    this.#script = script;
+    this.#strict = options.strict ?? true;
+    this.#enforceToolPairs = options.enforceToolPairs ?? false;
+    const { port } = server.address() as AddressInfo;
+    this.url = `http://127.0.0.1:${port}`;
+    server.on('connection', (socket) => {
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+    });
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      // A client that gives up mid-answer must not crash the test process.
+      request.on('error', () => undefined);
+      response.on('error', () => undefined);
+      void this.#handle(request, response).catch(() => response.socket?.destroy());
+    });
+  }
+
+  /** Starts a server on 127.0.0.1 with an ephemeral port. */
+  static async start(script: FakeScript, options: FakeServerOptions = {}): Promise<FakeAnthropicServer> {
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return new FakeAnthropicServer(server, script, options);
+  }
+
+  /** Stops listening and destroys every open connection, hung and stalled ones included. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= new Promise<void>((resolve) => {
+      this.#server.close(() => resolve());
+      for (const socket of this.#sockets) socket.destroy();
+    });
+    return this.#closing;
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const raw = await readBody(request);
+    const body = parseJson(raw);
+    const call = fakeRequest({
+      method: request.method ?? 'GET',
+      url: request.url ?? '/',
+      headers: request.headers,
+      body,
+    });
+    this.calls.push(call);
+    const context: ResponseContext = {
+      response,
+      stream: isRecord(body) && body['stream'] === true,
+      model: isRecord(body) && typeof body['model'] === 'string' ? body['model'] : 'claude-fake',
+      requestId: `req_fake_${this.calls.length}`,
+      // Unique across servers: a resumed session must never see an earlier answer's id again, since the
+      // CLI groups transcript entries by message id.
+      messageId: `msg_fake_${randomBytes(12).toString('hex')}`,
+      requestCharacters: raw.length,
+    };
+
+    if (call.method === 'POST' && call.path === countTokensPath) {
+      response.writeHead(200, { 'content-type': 'application/json', 'request-id': context.requestId });
+      response.end(JSON.stringify({ input_tokens: Math.max(1, Math.ceil(raw.length / charactersPerToken)) }));
+      return;
+    }
+    if (call.method !== 'POST' || call.path !== messagesPath) {
+      this.unexpectedCalls.push(call);
+      sendError(context, 404, { message: `fake API: no route for ${call.method} ${call.path}` });
+      return;
+    }
+    if (!isRecord(body)) {
+      this.unexpectedCalls.push(call);
+      sendError(context, 400, { message: 'fake API: the request body is not a JSON object' });
+      return;
+    }
+    if (this.#enforceToolPairs) {
+      const violation = findToolPairViolation(body);
+      if (violation !== null) {
+        this.rejectedCalls.push(call);
+        sendError(context, 400, { message: violation });
+        return;
+      }
+    }
+
+    let unmatched: string;
+    try {
+      const answer = await this.#script(call);
+      if (answer !== undefined) {
+        writeFakeResponse(answer, context);
+        return;
+      }
+      unmatched = `fake API: no scripted answer for ${describeTurn(call)}`;
+    } catch (error) {
+      unmatched =
+        error instanceof UnscriptedCallError
+          ? error.message
+          : `fake API: the script failed for ${describeTurn(call)}: ${errorMessage(error)}`;
+    }
+    this.unexpectedCalls.push(call);
+    if (this.#strict) sendError(context, 500, { message: unmatched });
+    else writeFakeResponse({ kind: 'message', content: [text(`[${unmatched}]`)] }, context);
+  }
+}
