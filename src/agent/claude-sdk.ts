@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { createSdkMcpServer, foldSessionSummary, query, tool } from '@anthropic-ai/claude-agent-sdk';
+export { AbortError, createSdkMcpServer, foldSessionSummary, query, tool } from '@anthropic-ai/claude-agent-sdk';
 
 export type {
   AgentDefinition,
