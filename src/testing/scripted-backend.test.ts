@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
 import type { AgentMessage, AgentQuery, AgentRequest } from '../agent/agent-backend.js';
+import { AbortError } from '../agent/claude-sdk.js';
 import { ScriptedBackend, UnconsumedStepsError, UnexpectedBackendCallError } from './scripted-backend.js';
 
 // Only the fields the code under test reads; the SDK types demand many more.
@@ -78,7 +79,8 @@ describe('ScriptedBackend', () => {
       caught = error;
     }
     expect(messages).toEqual([assistant('a')]);
-    expect(caught).toMatchObject({ name: 'AbortError', message: 'Claude Code process aborted by user' });
+    expect(caught).toBeInstanceOf(AbortError);
+    expect(caught).toMatchObject({ message: 'Claude Code process aborted by user' });
   });
 
   test('stops yielding after close() and counts interrupts', async () => {

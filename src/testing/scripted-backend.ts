@@ -9,6 +9,7 @@
  * @module
  */
 import type { AgentBackend, AgentMessage, AgentQuery, AgentRequest } from '../agent/agent-backend.js';
+import { AbortError } from '../agent/claude-sdk.js';
 
 /** One scripted query: the messages it yields, or the error its iteration throws. */
 export type ScriptedStep = AgentMessage[] | Error;
@@ -30,10 +31,8 @@ export class UnconsumedStepsError extends Error {
 }
 
 function abortError(): Error {
-  // The SDK's AbortError carries this message; the name lets `error.name === 'AbortError'` checks work.
-  const error = new Error('Claude Code process aborted by user');
-  error.name = 'AbortError';
-  return error;
+  // The same class and message the SDK throws when its abort controller fires.
+  return new AbortError('Claude Code process aborted by user');
 }
 
 /** The throw the SDK adds after an error result, or null when the last result is not an error. */
