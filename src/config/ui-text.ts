@@ -1,0 +1,218 @@
+/**
+ * The UI catalog: every user-visible line flower prints, by key (decisions 1 and 28). English is the default;
+ * `FLOWER_LANG=zh` selects the Chinese catalog in `ui-text-zh.ts`. `{name}` marks a placeholder; option
+ * names, variable names, `/new` and icons are never translated.
+ *
+ * @module
+ */
+import type { Env } from './process-environment.js';
+import { ZH_CATALOG } from './ui-text-zh.js';
+
+/** A UI language. */
+export type Lang = 'en' | 'zh';
+
+/** The English catalog; its keys define {@link CatalogKey}. */
+export const EN_CATALOG = {
+  // Startup prompt and request errors (cli-and-config.md §2.1, §1.4).
+  'prompt.fresh': 'What should I do? One sentence is enough; Enter to start (Ctrl-C to quit)',
+  'prompt.wake':
+    'Continue from last time? Enter = keep going; or say something new; /new = start over (Ctrl-C to quit)',
+  cancelled: 'Cancelled',
+  'err.emptyAsk': 'The request is empty. Run `flower` and type at the prompt, or: flower "build me an X".',
+  'err.noAsk': "A request is required, e.g. flower 'build me an X'",
+  'err.isolate':
+    '--isolate requires {path} to be a git repository (each subagent gets its own worktree). Run git init first, or drop --isolate.',
+  'err.abortedAt': "Aborted at step '{step}'",
+  'err.run.form': 'Expected module:export, e.g. ./flows.js:main',
+  'err.run.notFound':
+    'Cannot find {p} (current directory {cwd}). A file path must exist; to import by module name, omit the file extension.',
+  'err.run.import': "Failed to import '{m}': {e}",
+  'err.run.noAttr': "'{m}' has no export '{a}'",
+  'err.envFile': 'Cannot read the .env file {path}: {reason}',
+  'warn.noTty':
+    '! stdin is not a terminal, so nobody can answer questions. Add --timeout 0 to let it decide on its own.',
+
+  // The live input line (§2.3) and interrupts (§2.5).
+  'live.answer': 'Your answer (Enter = skip, let it decide) > ',
+  'live.idle':
+    '(type = add a requirement, delivered at the next checkpoint; start with ? = side question, the run is not disturbed) > ',
+  'live.interrupt': 'Interrupted — anything to say? (Enter = nothing, keep going) > ',
+  'live.received': '+ Received (it will see this at its next inbox check; {note})',
+  'live.amended': 'appended to the brief',
+  'live.noBrief': 'no brief to persist it — it may not survive the next step',
+  'int.done': '! Interrupted this round. Running subagents lose unfinished work.',
+  'int.pending': '({n} question(s) still pending; the interrupt does not affect them)',
+  'int.resumeSaid': 'Interrupted; resuming with your message',
+  'int.resume': 'Interrupted; continuing',
+
+  // Side questions (§2.3).
+  'aside.head': '# Aside',
+  'aside.none': '(no answer)',
+  'aside.cost': '(${c}, the running job was not disturbed)',
+  'aside.fail': '# Aside failed: {t}: {m}',
+  'aside.unwired': '(side questions are not available here)',
+  'aside.waiting': '(waiting for {n} side question(s) to finish…)',
+
+  // Run output (§3.2–3.4).
+  'st.context': 'context',
+  'st.total': 'total',
+  'ev.dispatch': 'dispatch',
+  'res.done': 'done',
+  'res.failed': 'failed',
+  'res.turns': 'turns',
+  'res.elapsed': 'elapsed',
+  'step.resumed': 'resumed · wake #{n}',
+  'ask.left': '{n} question(s) left',
+  'ask.timeout': 'No answer — it will decide and record the assumption under "Unknowns and assumptions"',
+  'ask.over': 'Question quota used up',
+  'ask.skipped': 'Skipped',
+  'ask.mail.queued': 'received',
+  'ask.mail.delivered': 'delivered',
+  'ho.head': 'context {ctx}/{win}K — writing a handoff before switching sessions',
+  'ho.degraded':
+    'Handoff could not be written; using a degraded one — the successor will inspect the workspace itself',
+  'ho.doing': 'Doing',
+  'ho.decided': 'Decided',
+  'ho.deadends': 'Dead ends',
+  'ho.next': 'Next',
+  'ho.path': 'Handoff written to {path}',
+  'ho.restart': 'New session takes over (context was {ctx})',
+  'wake.at': 'Resuming in {path}',
+  'wake.confirmed': 'brief confirmed',
+  'wake.goals': '{n} goal checks',
+  'wake.context': 'work context {x}',
+  'wake.count': 'wake #{n}',
+  close: 'Total cost ${c} · manifest {path}',
+  'fail.cred': '! Looks like a credential problem: {e}',
+  'fail.reconfigured': 'Configured. Run the same command again — this directory continues where it left off.',
+
+  // Network waits and durations (runtime.md §6, decision 28).
+  'net.unreachable': '{host}:{port} is unreachable; waiting up to {wait} for the network to come back',
+  'net.back': '{host}:{port} is reachable again after {waited}; continuing',
+  'net.gaveUp': 'network not back within {wait}',
+  'time.seconds': '{n} s',
+  'time.minutes': '{n} min',
+
+  // Credentials (§7).
+  'cred.missing.1':
+    'Missing credentials: set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or CLAUDE_CODE_OAUTH_TOKEN.',
+  'cred.missing.2':
+    'Easiest: run `flower setup` once to store the token in {path} (set once, works everywhere).',
+  'cred.missing.3': 'Or create a .env in the current directory, or export the variable in your shell.',
+  'cred.missing.4':
+    "(Also tried borrowing Claude Code's token from the env block of ~/.claude/settings.json and settings.local.json — nothing usable.)",
+  mask: '*** ({n} chars)',
+  'mask.default': '(default)',
+  'probe.checking': 'Checking credentials…',
+  'probe.ok': 'Credentials verified',
+  'probe.oauth': 'Claude Code OAuth token: not verified, letting it through',
+  'probe.bad.auth': 'Credentials rejected',
+  'probe.bad.config': 'Wrong gateway URL or model name',
+  'probe.exit.auth': 'Credentials rejected and cannot configure interactively. Run `flower setup`.',
+  'probe.exit.config':
+    'Wrong gateway URL or model name and cannot configure interactively. Run `flower setup`.',
+  'probe.net': 'Could not reach the server: {w} — treating it as a network problem and starting anyway',
+  'probe.noCred': 'no credentials',
+  'probe.authRejected': 'authentication rejected',
+  'probe.wrongConfig': 'wrong gateway URL or model name',
+  'probe.server': 'server error (not your credentials)',
+  'probe.unsure': '(inconclusive, letting it through)',
+
+  // The -v configuration dump (§7.2).
+  'cfg.from': '(from {source})',
+  'cfg.shell': 'your shell',
+  'cfg.window.unset': '(not set: guessed from the model name, learned from overflows)',
+  'cfg.ignored': '(ignored: not a positive number)',
+  'cfg.fileMissing': '(file not found)',
+  'cfg.plugin.present': 'plugin directory = {path} (present)',
+  'cfg.plugin.absent':
+    'plugin directory = {path} (missing: the skills, agents and hooks shipped with flower are not loaded)',
+  'cfg.problem.unpaired-quote': '.env {file}:{line}: unpaired quote; the value is kept as written',
+  'cfg.problem.no-equals': ".env {file}:{line}: no '=' on this line; skipped",
+  'cfg.problem.bad-key': '.env {file}:{line}: not a valid variable name; skipped',
+  'cfg.problem.unreadable': '.env {file}: cannot be read; skipped',
+  'cfg.badWindow': 'FLOWER_WINDOW={value} is not a positive whole number; ignored',
+  'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} is not a positive number of seconds; ignored',
+
+  // The setup dialogue (§8).
+  'setup.title': 'Configure flower',
+  'setup.where': 'Credentials will be stored in {path} (readable only by you). Set once, works everywhere.',
+  'setup.q1': '1. Your API key or gateway token (official Anthropic sk-ant-… or one issued by a gateway)',
+  'setup.q2': '2. Gateway URL (Enter = official Anthropic; for a gateway, its base URL without /v1)',
+  'setup.q3':
+    "3. Model name (Enter = default; use your gateway's model name if it has one, e.g. claude-opus-5[1m])",
+  'setup.q4':
+    '4. Context window (Enter = guess from the model name and learn from overflows; enter the real size, e.g. 200000, if your gateway differs)',
+  'setup.current': 'current: {value} — Enter = keep, - = clear',
+  'setup.currentToken': 'current: {value} — Enter = keep',
+  'setup.noToken': 'No token given; cancelled.',
+  'setup.tokenRequired': 'A token is required here; press Enter to keep the current one, or paste a new one.',
+  'setup.badWindow': 'Enter a positive whole number such as 200000, or leave it empty.',
+  'setup.badUrl': 'Enter a URL starting with http:// or https://, or leave it empty.',
+  'setup.urlV1': 'Leave out the trailing /v1; flower adds it.',
+  'setup.badValue':
+    'This value cannot be stored in a .env file: it starts or ends with a quote, or contains a control character.',
+  'setup.saved': 'Saved: {path}',
+  'setup.writeFailed': 'Cannot write {path}: {reason}',
+  'setup.fileHeader': '# flower credentials — written by `flower setup`. Do not commit this file.',
+  'setup.shadow.shell':
+    '! {key} is also exported in your shell; that value wins on every later run. Remove or update the export to use the saved one.',
+  'setup.shadow.file':
+    '! {key} is also set in {source}, which is read first; later runs from here use that value.',
+  'setup.shadow.cleared': '! {key} is still set in {source}; later runs will use it.',
+  'setup.reason.first': 'First time? Provide credentials once.',
+  'setup.reason.probe': "Let's reconfigure; they will be verified right away.",
+  'setup.reason.afterFail': 'Reconfigure credentials, then rerun the same command to continue.',
+  'setup.reason.reconfig': 'Reconfiguring.',
+  'setup.reason.none': 'No credentials configured yet.',
+  'setup.noTty': 'setup needs an interactive terminal; edit {path} instead.',
+
+  // Updates (§9, decision 13).
+  'upd.found': 'New version {v} found, updating in the background…',
+  'upd.done': 'Updated to {v} — takes effect next time you run flower (this run keeps the current version)',
+  'upd.notice': 'flower-agent {latest} is available (this is {current}). Update with: {command}',
+
+  // Notes on ignored flags (§12 D2).
+  'note.goW': "-W has no effect with go (it always uses the workspace's .flower/)",
+  'note.goT': '-T has no effect with go (trimming is already on; use --no-trim)',
+
+  // Container wrapper (§11.2).
+  'box.noEnv': 'Cannot find {home}/.env (credentials). Point FLOWER_HOME=... at it.',
+  'box.mount.1': '{pwd} is not visible to the container (colima mounts only $HOME by default).',
+  'box.mount.2': "Output would be lost silently — move under $HOME, or colima start --mount '{pwd}:w'.",
+} as const satisfies Record<string, string>;
+
+/** Every key of the UI catalog. */
+export type CatalogKey = keyof typeof EN_CATALOG;
+
+/** The catalog keys, in catalog order. */
+export const CATALOG_KEYS: readonly CatalogKey[] = Object.freeze(Object.keys(EN_CATALOG) as CatalogKey[]);
+
+const PLACEHOLDER = /\{([A-Za-z0-9_]+)\}/g;
+
+/** The UI language an environment asks for: `FLOWER_LANG` beginning with `zh` selects Chinese, else English. */
+export function languageOf(env: Env): Lang {
+  return (env['FLOWER_LANG'] ?? '').trim().toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+/**
+ * One catalog line with its `{name}` placeholders filled from `vars`. A placeholder without a value stays as
+ * written, so a missing argument is visible rather than silently empty.
+ */
+export function uiText(
+  key: CatalogKey,
+  vars: Record<string, string | number> = {},
+  lang: Lang = 'en',
+): string {
+  const template: string = lang === 'zh' ? ZH_CATALOG[key] : EN_CATALOG[key];
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    Object.hasOwn(vars, name) ? String(vars[name]) : whole,
+  );
+}
+
+/** A wait for people: under a minute in whole seconds (`45 s`), otherwise in whole minutes (`3 min`). */
+export function humanDuration(seconds: number, lang: Lang = 'en'): string {
+  const whole = Math.max(0, Math.round(Number.isFinite(seconds) ? seconds : 0));
+  if (whole < 60) return uiText('time.seconds', { n: whole }, lang);
+  return uiText('time.minutes', { n: Math.round(whole / 60) }, lang);
+}
