@@ -25,7 +25,9 @@ export type FlowerErrorCode =
   | 'MISSING_SESSION'
   | 'STEP_FAILED'
   | 'BUDGET_EXHAUSTED'
-  | 'STORE_MISSING';
+  | 'STORE_MISSING'
+  | 'STORE_UNREADABLE'
+  | 'STORE_DRIVER';
 
 const marker = Symbol.for('flower-agent.error');
 

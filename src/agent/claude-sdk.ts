@@ -5,7 +5,14 @@
  *
  * @module
  */
-export { AbortError, createSdkMcpServer, foldSessionSummary, query, tool } from '@anthropic-ai/claude-agent-sdk';
+export {
+  AbortError,
+  createSdkMcpServer,
+  foldSessionSummary,
+  InMemorySessionStore,
+  query,
+  tool,
+} from '@anthropic-ai/claude-agent-sdk';
 
 export type {
   AgentDefinition,

@@ -1,0 +1,138 @@
+/**
+ * The one module that touches `better-sqlite3`. Session stores talk to this small seam (open, exec,
+ * prepare → run/get/all, immediate transactions, close), so the driver can later be swapped for `node:sqlite`
+ * (once the floor is Node 22) or libsql without touching the stores (ecosystem.md §4).
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+
+import Database from 'better-sqlite3';
+
+import { FlowerError } from '../errors.js';
+
+/** A prepared statement. Parameters are positional; rows come back as plain objects. */
+export interface SqliteStatement {
+  /** Runs a write and says how many rows it changed. */
+  run(...parameters: unknown[]): { changes: number };
+  /** The first row, or `undefined`. */
+  get(...parameters: unknown[]): unknown;
+  /** Every row. */
+  all(...parameters: unknown[]): unknown[];
+}
+
+/** One open connection. Every method is synchronous, which keeps each store call free of `await` gaps. */
+export interface SqliteConnection {
+  /** Absolute path of the database file. */
+  readonly path: string;
+  /** True when opened read-only. */
+  readonly readonly: boolean;
+  /** Runs one or more statements that return nothing. */
+  exec(sql: string): void;
+  /** Compiles a statement (cheap to repeat: callers cache what they reuse). */
+  prepare(sql: string): SqliteStatement;
+  /** Runs `pragma` and returns its single value (`PRAGMA journal_mode` → `'wal'`). */
+  pragmaValue(pragma: string): unknown;
+  /**
+   * Runs `work` inside `BEGIN IMMEDIATE … COMMIT` (rolled back if it throws). IMMEDIATE takes the write lock up
+   * front, so a read-then-write sequence cannot interleave with another process's writer (cs §11.7).
+   */
+  immediate<T>(work: () => T): T;
+  /** Closes the connection (idempotent). */
+  close(): void;
+}
+
+/** How to open a connection. */
+export interface SqliteOpenOptions {
+  /** Open read-only; the file must exist. */
+  readonly?: boolean;
+  /** How long a statement waits for another process's lock before failing with SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+  /**
+   * Path of the native addon to load instead of the installed one. Only tests use it, to prove that a broken
+   * native build produces a message that says how to fix it.
+   */
+  nativeBinding?: string;
+}
+
+/** Error codes that mean the file itself cannot be used as a database. */
+const UNREADABLE_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CANTOPEN']);
+
+/** True for an error raised by SQLite because the file is damaged or not a database at all. */
+export function isUnreadableDatabaseError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNREADABLE_CODES.has(code);
+}
+
+/**
+ * True when `error` came from loading the native addon rather than from SQLite: a missing build, a build
+ * for another Node ABI (`NODE_MODULE_VERSION`), or a `dlopen` failure.
+ */
+function isNativeBindingError(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name === 'SqliteError') return false;
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ERR_DLOPEN_FAILED') return true;
+  return /bindings file|NODE_MODULE_VERSION|better_sqlite3\.node|\.node'|dlopen/i.test(error.message);
+}
+
+/**
+ * Opens `path` with better-sqlite3. The busy timeout is set by the driver before any statement runs, so even
+ * the first `journal_mode` switch waits for a concurrent opener instead of failing.
+ *
+ * @throws FlowerError when the native addon cannot be loaded (the message says to run
+ *   `npm rebuild better-sqlite3`) or when a read-only open finds no file.
+ */
+export function openSqlite(path: string, options: SqliteOpenOptions = {}): SqliteConnection {
+  const readonly = options.readonly ?? false;
+  if (readonly && !existsSync(path)) {
+    throw new FlowerError('STORE_MISSING', `No session store at ${path}: the file does not exist.`);
+  }
+  let database: Database.Database;
+  try {
+    database = new Database(path, {
+      readonly,
+      fileMustExist: readonly,
+      timeout: options.busyTimeoutMs ?? 5000,
+      ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+    });
+  } catch (error) {
+    if (isNativeBindingError(error)) {
+      throw new FlowerError(
+        'STORE_DRIVER',
+        `The SQLite driver (better-sqlite3) could not load its native module, so ${path} cannot be opened. ` +
+          'Run `npm rebuild better-sqlite3` in the folder where flower-agent is installed ' +
+          '(for a global install: `npm install -g --allow-scripts=better-sqlite3 flower-agent`).',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  return wrap(database, path, readonly);
+}
+
+function wrap(database: Database.Database, path: string, readonly: boolean): SqliteConnection {
+  return {
+    path,
+    readonly,
+    exec(sql) {
+      database.exec(sql);
+    },
+    prepare(sql) {
+      const statement = database.prepare(sql);
+      return {
+        run: (...parameters) => statement.run(...parameters),
+        get: (...parameters) => statement.get(...parameters),
+        all: (...parameters) => statement.all(...parameters),
+      };
+    },
+    pragmaValue(pragma) {
+      return database.pragma(pragma, { simple: true });
+    },
+    immediate(work) {
+      return database.transaction(work).immediate();
+    },
+    close() {
+      if (database.open) database.close();
+    },
+  };
+}
