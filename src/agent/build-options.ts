@@ -1,0 +1,122 @@
+/**
+ * `buildOptions()`: an {@link AgentSpec} plus run context in, the SDK's `Options` out (runtime.md §2).
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { FLOWER_OWNED_ENV } from '../config/known-keys.js';
+import { PLUGIN_DIR } from '../config/package-info.js';
+import type { Env } from '../config/process-environment.js';
+import { processEnvironment } from '../config/process-environment.js';
+import { DEFAULT_RESILIENCE_SETTINGS, type ResilienceSettings } from '../runtime/resilience-settings.js';
+import type { AgentSpec } from './agent-spec.js';
+import type { Options, SessionStore } from './claude-sdk.js';
+
+/** Run context for {@link buildOptions}. */
+export interface BuildOptionsContext {
+  /** The agent's working directory (pass the realpath, so the SDK's project key matches flower's). */
+  cwd?: string;
+  /** The run directory: the child's `CLAUDE_CONFIG_DIR` and temp directory go under it (decision 4). */
+  runDir?: string;
+  /** Session store mirroring the transcript; omitted when null. */
+  sessionStore?: SessionStore | null;
+  /** Session id to continue. */
+  resume?: string | null;
+  /** With `resume`: continue in a new session forked from it. */
+  fork?: boolean;
+  /** With `resume`: roll the session back to this message first. */
+  resumeAt?: string | null;
+  /** Load the packaged `plugin/` directory when it exists. Default true. */
+  usePlugin?: boolean;
+  /** True (default): read no settings files at all (`settingSources: []`); false: the project's only. */
+  portable?: boolean;
+  /** Extra directories the agent may read and write (an external workbench root). */
+  addDirectories?: readonly string[];
+  /** Store flush mode; `eager` by default, because a turn can last tens of minutes. */
+  flush?: 'eager' | 'batched';
+  /** The environment the child starts from; the process environment by default. */
+  baseEnv?: Env;
+  /** Source of the child's own retry count and request timeout (decision 6). */
+  resilience?: Pick<ResilienceSettings, 'cliMaxRetries' | 'apiTimeoutMs'>;
+  /** Send the prompt as-is: no slash-command dispatch, no `@path` expansion (decision 11). */
+  verbatim?: boolean;
+}
+
+/**
+ * SDK options for one query of `spec`. The child environment is built explicitly, because the SDK replaces
+ * it rather than merging (decision 4): the base environment minus every variable flower owns, then
+ * `spec.env` minus owned keys, then flower's own values — so a shell export of an owned variable has no
+ * effect (decision 17).
+ */
+export function buildOptions(spec: AgentSpec, context: BuildOptionsContext = {}): Options {
+  const options: Options = {
+    systemPrompt:
+      spec.instructions === ''
+        ? { type: 'preset', preset: 'claude_code' }
+        : { type: 'preset', preset: 'claude_code', append: spec.instructions },
+    allowedTools: [...spec.allowedTools],
+    permissionMode: spec.permissionMode,
+    settingSources: (context.portable ?? true) ? [] : ['project'],
+    env: childEnvironment(spec, context),
+  };
+  if (spec.permissionMode === 'bypassPermissions') options.allowDangerouslySkipPermissions = true;
+  if (spec.disallowedTools.length > 0) options.disallowedTools = [...spec.disallowedTools];
+  if (spec.tools !== null) options.tools = [...spec.tools];
+  if ((context.usePlugin ?? true) && existsSync(PLUGIN_DIR))
+    options.plugins = [{ type: 'local', path: PLUGIN_DIR }];
+  if (context.cwd !== undefined) options.cwd = context.cwd;
+  if (context.addDirectories !== undefined && context.addDirectories.length > 0) {
+    options.additionalDirectories = [...context.addDirectories];
+  }
+  if (context.sessionStore) {
+    options.sessionStore = context.sessionStore;
+    options.sessionStoreFlush = context.flush ?? 'eager';
+  }
+  if (spec.model !== null && spec.model !== '') options.model = spec.model;
+  if (spec.effort !== null && spec.effort !== '')
+    options.effort = spec.effort as NonNullable<Options['effort']>;
+  if (spec.agents !== null && Object.keys(spec.agents).length > 0) options.agents = { ...spec.agents };
+  if (Object.keys(spec.mcpServers).length > 0) options.mcpServers = { ...spec.mcpServers };
+  if (spec.hooks !== null && Object.keys(spec.hooks).length > 0) options.hooks = spec.hooks;
+  if (spec.maxTurns !== null) options.maxTurns = spec.maxTurns;
+  if (spec.maxBudgetUsd !== null) options.maxBudgetUsd = spec.maxBudgetUsd;
+  if (context.verbatim === true) options.verbatimPrompts = true;
+  if (context.resume) {
+    options.resume = context.resume;
+    if (context.fork === true) options.forkSession = true;
+    if (context.resumeAt) options.resumeSessionAt = context.resumeAt;
+  } else if (context.fork === true || context.resumeAt) {
+    process.emitWarning('fork and resumeAt need resume; they were ignored', { code: 'resume_args_ignored' });
+  }
+  return options;
+}
+
+function childEnvironment(spec: AgentSpec, context: BuildOptionsContext): Record<string, string> {
+  const owned = new Set(FLOWER_OWNED_ENV);
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(context.baseEnv ?? processEnvironment())) {
+    if (value !== undefined && !owned.has(key)) env[key] = value;
+  }
+  const ignored: string[] = [];
+  for (const [key, value] of Object.entries(spec.env)) {
+    if (owned.has(key)) ignored.push(key);
+    else env[key] = value;
+  }
+  if (ignored.length > 0) {
+    process.emitWarning(`spec.env sets ${ignored.join(', ')}, which flower owns; ignored`, {
+      code: 'owned_env_ignored',
+    });
+  }
+  Object.assign(env, spec.compact?.env() ?? {});
+  if (context.runDir !== undefined) {
+    const temporary = join(context.runDir, 'tmp');
+    env['CLAUDE_CONFIG_DIR'] = join(context.runDir, 'claude');
+    env['TMPDIR'] = temporary;
+    env['CLAUDE_CODE_TMPDIR'] = temporary;
+  }
+  const resilience = context.resilience ?? DEFAULT_RESILIENCE_SETTINGS;
+  env['CLAUDE_CODE_MAX_RETRIES'] = String(resilience.cliMaxRetries);
+  env['API_TIMEOUT_MS'] = String(resilience.apiTimeoutMs);
+  return env;
+}

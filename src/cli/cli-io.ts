@@ -1,0 +1,35 @@
+/**
+ * What the CLI talks to: its streams, whether stdin is a terminal, the environment and the working
+ * directory. Passed in rather than read from `process`, so the whole CLI runs inside tests.
+ *
+ * @module
+ */
+import type { Env } from '../config/process-environment.js';
+
+/** An output stream, with the terminal facts Node adds to a TTY stream. */
+export type OutputStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+/** The CLI's surroundings. */
+export interface CliIo {
+  /** Results (the final answer when piped) and help. */
+  stdout: OutputStream;
+  /** Everything else: the event log, notes, errors. */
+  stderr: OutputStream;
+  /** Standard input is a terminal (the reference's test for "interactive"). */
+  stdinIsTty: boolean;
+  /** The process environment, before the `.env` chain. */
+  env: Env;
+  cwd: string;
+}
+
+/**
+ * Whether to colour `stream`: never with `NO_COLOR` set (any non-empty value) or `TERM=dumb`; always with
+ * `FORCE_COLOR` set to anything but `0`; otherwise only when the stream is a terminal.
+ */
+export function useColor(stream: OutputStream, env: Env): boolean {
+  if (env['NO_COLOR']) return false;
+  if (env['TERM'] === 'dumb') return false;
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined && force !== '') return force !== '0';
+  return stream.isTTY === true;
+}

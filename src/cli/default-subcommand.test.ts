@@ -1,0 +1,100 @@
+import { describe, expect, test } from 'vitest';
+import { rewriteArgv, rewriteSetsOf } from './default-subcommand.js';
+import { createProgram, type CommandHandlers } from './program.js';
+
+const idle = async (): Promise<number> => 0;
+const handlers: CommandHandlers = { go: idle, run: idle, once: idle, setup: idle };
+const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
+const sets = rewriteSetsOf(program.command);
+
+function rewrite(...argv: string[]): string[] {
+  return rewriteArgv(argv, sets).argv;
+}
+
+describe('rewriteSetsOf', () => {
+  test('derives the flag sets from the declared top-level options', () => {
+    expect([...sets.valueOptions].sort()).toEqual(['--run-dir', '--workspace', '-r', '-w']);
+    expect([...sets.bareFlags].sort()).toEqual([
+      '--help',
+      '--trim',
+      '--verbose',
+      '--version',
+      '--workbench',
+      '-T',
+      '-W',
+      '-h',
+      '-v',
+    ]);
+    expect([...sets.helpFlags].sort()).toEqual(['--help', '-h']);
+  });
+
+  test('derives the subcommands from the registered commands, setup and help included', () => {
+    expect([...sets.subcommands].sort()).toEqual(['go', 'help', 'once', 'run', 'setup']);
+  });
+});
+
+// One test per row of cli-and-config.md §1.3's table.
+describe('rewriteArgv', () => {
+  test('flower → go (interactive prompt)', () => {
+    expect(rewrite()).toEqual(['go']);
+  });
+
+  test('flower -v → -v go', () => {
+    expect(rewrite('-v')).toEqual(['-v', 'go']);
+  });
+
+  test('flower "X" → go "X"', () => {
+    expect(rewrite('build me an X')).toEqual(['go', 'build me an X']);
+  });
+
+  test('flower -w ../p "X" and --workspace=../p "X" keep the globals and insert go before "X"', () => {
+    expect(rewrite('-w', '../p', 'X')).toEqual(['-w', '../p', 'go', 'X']);
+    expect(rewrite('--workspace=../p', 'X')).toEqual(['--workspace=../p', 'go', 'X']);
+  });
+
+  test('flower "X" --timeout 0 and flower --timeout 0 "X" both become go …', () => {
+    expect(rewrite('X', '--timeout', '0')).toEqual(['go', 'X', '--timeout', '0']);
+    expect(rewrite('--timeout', '0', 'X')).toEqual(['go', '--timeout', '0', 'X']);
+  });
+
+  test('flower --new → go --new', () => {
+    expect(rewrite('--new')).toEqual(['go', '--new']);
+  });
+
+  test('flower once "hi", flower run flows.js:main and flower setup stay unchanged', () => {
+    expect(rewrite('once', 'hi')).toEqual(['once', 'hi']);
+    expect(rewrite('run', 'flows.js:main')).toEqual(['run', 'flows.js:main']);
+    expect(rewrite('setup')).toEqual(['setup']);
+  });
+
+  test('flower run stays unchanged (a usage error later, not a request)', () => {
+    expect(rewrite('run')).toEqual(['run']);
+  });
+
+  test('flower go run keeps run as the request text', () => {
+    expect(rewrite('go', 'run')).toEqual(['go', 'run']);
+  });
+
+  test('flower --help stays unchanged (top-level help)', () => {
+    expect(rewrite('--help')).toEqual(['--help']);
+  });
+
+  test('flower -- run makes run the request', () => {
+    expect(rewrite('--', 'run')).toEqual(['go', '--', 'run']);
+  });
+
+  test('a help flag before any request shows the top-level help, after a request the go help', () => {
+    expect(rewrite('-h', 'X')).toEqual(['-h', 'X']);
+    expect(rewrite('X', '-h')).toEqual(['go', 'X', '-h']);
+  });
+
+  test('globals before a subcommand, and a value option without its value, are left alone', () => {
+    expect(rewrite('-v', '-w', 'ws', 'once', 'hi')).toEqual(['-v', '-w', 'ws', 'once', 'hi']);
+    expect(rewrite('-w')).toEqual(['-w']);
+  });
+
+  test('reports where go was inserted', () => {
+    expect(rewriteArgv(['-v', 'X'], sets).inserted).toBe(1);
+    expect(rewriteArgv(['once', 'X'], sets).inserted).toBe(-1);
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * Why a step failed, in words a user can act on (cli-and-config.md §3.4): a credential problem names
+ * `flower setup`, an overloaded API says to try again later; anything else shows the error itself.
+ *
+ * @module
+ */
+
+/** The failure classes the CLI words differently. */
+export type FailureKind = 'credentials' | 'overloaded' | 'rate_limited' | 'other';
+
+// §3.4's pattern (the Chinese alternative matches gateways that answer in Chinese).
+const CREDENTIALS = /401|invalid[_ ]?api[_ ]?key|authentication|unauthorized|无效.*(key|token|密钥)/i;
+const OVERLOADED = /\b529\b|overloaded/i;
+const RATE_LIMITED = /\b429\b|rate.?limit/i;
+
+/**
+ * The step's error text as §3.4 defines it: the error plus all recorded errors, space-joined. A recorded
+ * error the error already quotes (the runtime puts the last API error into it) is not repeated.
+ */
+export function failureText(result: { error: string | null; errors: readonly string[] }): string {
+  const error = result.error ?? '';
+  const extra = result.errors.filter((part) => part !== '' && !error.includes(part));
+  return [error, ...extra].filter((part) => part !== '').join(' ');
+}
+
+/** Which class a failure text belongs to; credentials are checked first. */
+export function classifyFailure(text: string): FailureKind {
+  if (CREDENTIALS.test(text)) return 'credentials';
+  if (OVERLOADED.test(text)) return 'overloaded';
+  if (RATE_LIMITED.test(text)) return 'rate_limited';
+  return 'other';
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+/**
+ * The `flower` binary: runs the CLI on the process's argv and streams, and sets the exit code.
+ *
+ * @module
+ */
+import { processEnvironment } from '../config/process-environment.js';
+import { runCli } from './run-cli.js';
+
+const exitCode = await runCli(process.argv.slice(2), {
+  io: {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTty: process.stdin.isTTY === true,
+    env: processEnvironment(),
+    cwd: process.cwd(),
+  },
+});
+process.exitCode = exitCode;

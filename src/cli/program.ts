@@ -1,0 +1,178 @@
+/**
+ * The `flower` command-line program: globals declared once and accepted on either side of the subcommand
+ * (commander reads top-level options anywhere in argv), and the four subcommands (cli-and-config.md §1).
+ * Command actions are injected, so the parser is tested without running anything.
+ *
+ * @module
+ */
+import { Command, Option } from '@commander-js/extra-typings';
+import { VERSION } from '../config/package-info.js';
+import { parseBudget, parseTimeout, parseToolList, wholeNumberAtLeast } from './option-parsers.js';
+
+/** The global options, as parsed. */
+export type GlobalOptions = {
+  workspace: string;
+  runDir?: string;
+  verbose?: true;
+  workbench?: true;
+  trim?: true;
+};
+
+/** The permission modes `once -p` accepts. */
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
+
+/** `once` options, as parsed. */
+export interface OnceOptions {
+  instructions?: string;
+  tools: string[];
+  permissionMode: (typeof PERMISSION_MODES)[number];
+  budget?: number;
+  resume?: string;
+  fork?: true;
+}
+
+/** `go` options, as parsed (§1.4; `-b` from decision 25). */
+export interface GoOptions {
+  asks: number;
+  rounds: number;
+  goal: boolean;
+  judgeCanRun?: true;
+  timeout: number | null;
+  isolate?: true;
+  window?: number;
+  handoff: boolean;
+  new?: true;
+  clarifyOnly?: true;
+  trim: boolean;
+  budget?: number;
+}
+
+/** What each subcommand does; each resolves to the process exit code. */
+export interface CommandHandlers {
+  go(ask: string | undefined, options: GoOptions, globals: GlobalOptions): Promise<number>;
+  run(target: string, options: { budget?: number }, globals: GlobalOptions): Promise<number>;
+  once(prompt: string, options: OnceOptions, globals: GlobalOptions): Promise<number>;
+  setup(globals: GlobalOptions): Promise<number>;
+}
+
+/** Where commander writes help (stdout) and its own error lines (stderr). */
+export interface ProgramOutput {
+  writeOut(text: string): void;
+  writeErr(text: string): void;
+}
+
+/** The program plus the exit code the action that ran chose. */
+export interface Program {
+  command: Command<[], GlobalOptions>;
+  exitCode(): number;
+}
+
+const NOT_YET = '(not available yet in this version)';
+
+/** Builds the program. Commander never exits the process itself: errors are thrown to the caller. */
+export function createProgram(handlers: CommandHandlers, output: ProgramOutput): Program {
+  let exitCode = 0;
+  const program = new Command()
+    .name('flower')
+    .description('Portable long-horizon agent framework')
+    .usage('[global options] [command] [request]')
+    .version(VERSION, '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('-w, --workspace <dir>', 'agent working directory', '.')
+    .option('-r, --run-dir <dir>', 'session store and run manifest (default: <workspace>/runs)')
+    .option('-v, --verbose', 'show subagent text, tool results, task briefs and effective config')
+    .option('-W, --workbench', 'enable the workbench (ignored if the workflow has its own)')
+    .option('-T, --trim', 'on resume, swap old large tool results for file pointers')
+    .helpCommand('help [command]', 'show help for a command')
+    .exitOverride()
+    .configureOutput(output)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'A request without a command runs `go`: flower "build me an X" = flower go "build me an X".',
+        'Global options may come before or after the command. Use `flower go <word>` or `flower -- <word>`',
+        'when the request is a single word that is also a command name.',
+      ].join('\n'),
+    ) as unknown as Command<[], GlobalOptions>;
+  const globals = (): GlobalOptions => program.opts();
+
+  program
+    .command('go')
+    .description(`Clarify the request, set goals, dispatch workers, judge each round (default) ${NOT_YET}`)
+    .argument('[ask]', 'the request; asked for at a prompt when absent')
+    .option(
+      '--asks <n>',
+      'question quota (-1 = unlimited, 0 = no questions)',
+      wholeNumberAtLeast(-1, 'Give -1 (unlimited) or a number of questions, 0 or more.'),
+      -1,
+    )
+    .option(
+      '--rounds <n>',
+      'total work rounds, each judged independently',
+      wholeNumberAtLeast(1, 'Give a whole number of rounds, 1 or more.'),
+      3,
+    )
+    .option('--no-goal', 'no goal step and no verdict')
+    .option('--judge-can-run', 'the judge may run commands (stronger verdicts, may change the workspace)')
+    .option(
+      '--timeout <seconds>',
+      'wait for a human answer (0 = decide alone, "never" = wait forever)',
+      parseTimeout,
+      1800 as number | null,
+    )
+    .option('--isolate', 'give each worker its own git worktree (the workspace must be a git repository)')
+    .option(
+      '--window <tokens>',
+      'context window for handoff',
+      wholeNumberAtLeast(1, 'Give the window in tokens, a positive whole number.'),
+    )
+    .option('--no-handoff', "no handoff; fall back to the SDK's auto-compact")
+    .option('--new', 'start from scratch (the previous brief, goal and lineage are archived)')
+    .option('--clarify-only', 'run only the clarify step')
+    .option('--no-trim', 'do not trim old large tool results on resume')
+    .option('-b, --budget <usd>', 'dollar cap for the whole run', parseBudget)
+    .action(async (ask, options) => {
+      exitCode = await handlers.go(ask, options as GoOptions, globals());
+    });
+
+  program
+    .command('run')
+    .description(`Run a workflow you wrote (target = module:export) ${NOT_YET}`)
+    .argument('<target>', 'module:export, e.g. ./flows.js:main')
+    .option('-b, --budget <usd>', 'dollar cap for the whole run', parseBudget)
+    .action(async (target, options) => {
+      exitCode = await handlers.run(target, options, globals());
+    });
+
+  program
+    .command('once')
+    .description('Run a single agent once')
+    .argument('<prompt>', 'what to do')
+    .option('-i, --instructions <text>', "appended to Claude Code's own system prompt")
+    .addOption(
+      new Option('-t, --tools <list>', 'comma-separated tools the agent may use')
+        .argParser(parseToolList)
+        .default(['Read', 'Glob', 'Grep'], 'Read,Glob,Grep'),
+    )
+    .addOption(
+      new Option('-p, --permission-mode <mode>', 'permission mode')
+        .choices(PERMISSION_MODES)
+        .default('default' as const),
+    )
+    .option('-b, --budget <usd>', 'hard dollar cap', parseBudget)
+    .option('--resume <session_id>', 'continue an existing session')
+    .option('--fork', 'with --resume: fork into a new session instead of continuing')
+    .action(async (prompt, options) => {
+      exitCode = await handlers.once(prompt, options as OnceOptions, globals());
+    });
+
+  program
+    .command('setup')
+    .description('Configure credentials (API key / gateway / model / window) in ~/.config/flower/.env')
+    .action(async () => {
+      exitCode = await handlers.setup(globals());
+    });
+
+  return { command: program, exitCode: () => exitCode };
+}

@@ -1,0 +1,77 @@
+/**
+ * The CLI as a function: argv in, exit code out (cli-and-config.md §1–4). It rewrites argv for the default
+ * subcommand, parses, runs the command, and turns every deliberate stop into one stderr line: exit 2 for
+ * usage errors, 1 for everything else; 0 for success, `--help` and `--version`.
+ *
+ * @module
+ */
+import { CommanderError } from '@commander-js/extra-typings';
+import { loadConfig } from '../config/load-config.js';
+import { isFlowerError } from '../errors.js';
+import { sanitizeLine } from '../render/sanitize.js';
+import { useColor } from './cli-io.js';
+import type { CommandContext } from './command-context.js';
+import { onceCommand } from './commands/once.js';
+import { runSetupCommand } from './commands/setup.js';
+import { rewriteArgv, rewriteSetsOf } from './default-subcommand.js';
+import { nearSubcommand } from './near-subcommand.js';
+import { pendingText } from './pending-text.js';
+import { createProgram, type CommandHandlers } from './program.js';
+
+/** Runs `flower` with `argv` (without the node and script paths) and resolves to the exit code. */
+export async function runCli(argv: readonly string[], context: CommandContext): Promise<number> {
+  const { io } = context;
+  const handlers: CommandHandlers = {
+    // Registered so the rewrite and the help know them; each arrives with its own issue.
+    go: async () => notYet('go'),
+    run: async () => notYet('run'),
+    once: (prompt, options, globals) => onceCommand(prompt, options, globals, context),
+    setup: async () => {
+      const config = loadConfig({ env: io.env, cwd: io.cwd });
+      const color = useColor(io.stdout, config.env);
+      const write = (line: string): void => {
+        io.stdout.write(`${sanitizeLine(line, { keepColor: color })}\n`);
+      };
+      const outcome = await runSetupCommand({ config, isTty: io.stdinIsTty, write, color });
+      return outcome.completed ? 0 : 1;
+    },
+  };
+  function notYet(command: 'go' | 'run'): number {
+    io.stderr.write(`${pendingText('err.notYet', { command })}\n`);
+    return 1;
+  }
+  const program = createProgram(handlers, {
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+  });
+  try {
+    const sets = rewriteSetsOf(program.command);
+    const rewrite = rewriteArgv(argv, sets);
+    const request = rewrite.inserted >= 0 ? rewrite.argv[rewrite.inserted + 1] : undefined;
+    // Only a word that the rewrite itself turned into a request is suspect; `flower go setpu` is deliberate.
+    const typo = request === undefined ? null : nearSubcommand(request, sets.subcommands);
+    if (typo !== null && request !== undefined) {
+      io.stderr.write(`error: ${pendingText('err.didYouMean', { word: request, command: typo })}\n`);
+      return 2;
+    }
+    await program.command.parseAsync(rewrite.argv, { from: 'user' });
+    return program.exitCode();
+  } catch (error) {
+    return reportError(error, context);
+  }
+}
+
+function reportError(error: unknown, context: CommandContext): number {
+  const { io } = context;
+  // Commander has already written its own one-line message (or the help / version text).
+  if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+  if (isFlowerError(error)) {
+    const prefix = error.code === 'USAGE' ? 'error: ' : '';
+    io.stderr.write(`${prefix}${error.message}\n`);
+    return error.exitCode;
+  }
+  const described = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  io.stderr.write(`${pendingText('err.unexpected', { e: described })}\n`);
+  if (io.env['FLOWER_DEBUG'] && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  return 1;
+}

@@ -1,0 +1,300 @@
+/**
+ * `normalize()`: one SDK message in, zero or more {@link FlowerEvent}s out (runtime.md §8, api.md §3).
+ * Stateless: the caller keeps the tool-use-id → tool-name map used to name tool results.
+ *
+ * @module
+ */
+import type { AgentMessage } from '../agent/agent-backend.js';
+import type { FlowerEvent, Thread } from './flower-event.js';
+
+/** Tool-call display text is cut here; the full input stays on the event. */
+const TOOL_CALL_TEXT_LIMIT = 200;
+/** Tool-result display text is cut here. */
+const TOOL_RESULT_TEXT_LIMIT = 500;
+/** Input fields that best describe a tool call, in order of preference. */
+const TOOL_ARGUMENT_KEYS = [
+  'file_path',
+  'notebook_path',
+  'command',
+  'pattern',
+  'path',
+  'url',
+  'query',
+  'skill',
+  'description',
+  'prompt',
+];
+
+type Fields = Record<string, unknown>;
+
+/** Options of {@link normalize}. */
+export interface NormalizeOptions {
+  /** Tool names by tool-use id, so a `tool_result` can say which tool it answers. */
+  toolNames?: ReadonlyMap<string, string>;
+}
+
+/**
+ * Translates one SDK message into flower events. Main-thread assistant usage yields a `context` event
+ * (input + cache creation + cache read tokens: the size of what the model just read); a synthetic API
+ * error becomes one `error` event and never `text`; a compact boundary becomes `reset`; `task_started`
+ * and `task_notification` become `subagent_start`/`subagent_stop`; every other message is kept as
+ * `system` or `unknown` so UIs can show what they do not understand.
+ */
+export function normalize(message: AgentMessage, options: NormalizeOptions = {}): FlowerEvent[] {
+  const fields = message as unknown as Fields;
+  const base = { at: Date.now() / 1000, step: null, raw: message };
+  switch (fields['type']) {
+    case 'assistant':
+      return assistantEvents(fields, base);
+    case 'user':
+      return userEvents(fields, base, options.toolNames);
+    case 'result':
+      return [resultEvent(fields, base)];
+    case 'system':
+      return [systemEvent(fields, base)];
+    case 'conversation_reset':
+      return [
+        {
+          ...base,
+          kind: 'reset',
+          text: 'conversation reset',
+          trigger: 'conversation_reset',
+          preTokens: null,
+          postTokens: null,
+          micro: false,
+        },
+      ];
+    default:
+      return [
+        { ...base, kind: 'unknown', text: String(fields['type'] ?? ''), type: String(fields['type'] ?? '') },
+      ];
+  }
+}
+
+interface Base {
+  at: number;
+  step: null;
+  raw: unknown;
+}
+
+function threadOf(fields: Fields): Thread {
+  const parent = fields['parent_tool_use_id'];
+  const parentToolUseId = typeof parent === 'string' && parent !== '' ? parent : null;
+  return { subagent: parentToolUseId !== null, parentToolUseId };
+}
+
+function assistantEvents(fields: Fields, base: Base): FlowerEvent[] {
+  const thread = threadOf(fields);
+  const body = record(fields['message']);
+  const blocks = Array.isArray(body['content']) ? (body['content'] as unknown[]).map(record) : [];
+  if (isSyntheticError(fields, body)) {
+    const text = blocks
+      .filter((block) => block['type'] === 'text')
+      .map((block) => string(block['text']))
+      .join('\n')
+      .trim();
+    const errorKind = typeof fields['error'] === 'string' ? fields['error'] : null;
+    return [{ ...base, ...thread, kind: 'error', text, synthetic: true, errorKind }];
+  }
+  const events: FlowerEvent[] = [];
+  const usage = record(body['usage']);
+  const tokens =
+    number(usage['input_tokens']) +
+    number(usage['cache_creation_input_tokens']) +
+    number(usage['cache_read_input_tokens']);
+  if (!thread.subagent && tokens > 0) {
+    const sessionId = typeof fields['session_id'] === 'string' ? fields['session_id'] : null;
+    events.push({
+      ...base,
+      kind: 'context',
+      text: `${tokens}`,
+      tokens,
+      sessionId,
+      window: null,
+      threshold: null,
+    });
+  }
+  for (const block of blocks) {
+    switch (block['type']) {
+      case 'text':
+        events.push({ ...base, ...thread, kind: 'text', text: string(block['text']) });
+        break;
+      case 'thinking':
+        events.push({ ...base, ...thread, kind: 'thinking', text: string(block['thinking']) });
+        break;
+      case 'tool_use':
+      case 'server_tool_use':
+      case 'mcp_tool_use': {
+        const input = record(block['input']);
+        events.push({
+          ...base,
+          ...thread,
+          kind: 'tool_call',
+          text: toolArgument(input),
+          tool: string(block['name']),
+          id: string(block['id']),
+          input,
+        });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return events;
+}
+
+// The CLI reports a failed API call as an assistant message with `error` set and model `<synthetic>`.
+function isSyntheticError(fields: Fields, body: Fields): boolean {
+  return (
+    (typeof fields['error'] === 'string' && fields['error'] !== '') ||
+    body['model'] === '<synthetic>' ||
+    fields['isApiErrorMessage'] === true
+  );
+}
+
+function userEvents(
+  fields: Fields,
+  base: Base,
+  toolNames: ReadonlyMap<string, string> | undefined,
+): FlowerEvent[] {
+  const thread = threadOf(fields);
+  const content = record(fields['message'])['content'];
+  if (typeof content === 'string') return [{ ...base, ...thread, kind: 'prompt', text: content }];
+  if (!Array.isArray(content)) return [];
+  const events: FlowerEvent[] = [];
+  for (const block of content.map(record)) {
+    if (block['type'] === 'text') {
+      events.push({ ...base, ...thread, kind: 'prompt', text: string(block['text']) });
+    } else if (block['type'] === 'tool_result') {
+      const toolUseId = string(block['tool_use_id']);
+      events.push({
+        ...base,
+        ...thread,
+        kind: 'tool_result',
+        text: cut(resultText(block['content']), TOOL_RESULT_TEXT_LIMIT),
+        toolUseId,
+        tool: toolNames?.get(toolUseId) ?? null,
+        isError: block['is_error'] === true,
+      });
+    }
+  }
+  return events;
+}
+
+function resultEvent(fields: Fields, base: Base): FlowerEvent {
+  const subtype = string(fields['subtype']);
+  const errors = Array.isArray(fields['errors']) ? (fields['errors'] as unknown[]).map(String) : [];
+  return {
+    ...base,
+    kind: 'result',
+    text: subtype,
+    sessionId: typeof fields['session_id'] === 'string' ? fields['session_id'] : null,
+    costUsd: number(fields['total_cost_usd']),
+    numTurns: number(fields['num_turns']),
+    isError: fields['is_error'] === true,
+    subtype,
+    errors,
+  };
+}
+
+function systemEvent(fields: Fields, base: Base): FlowerEvent {
+  const subtype = string(fields['subtype']);
+  if (subtype === 'compact_boundary' || subtype === 'microcompact_boundary') {
+    const metadata = record(fields['compact_metadata'] ?? fields['microcompact_metadata']);
+    const trigger = string(metadata['trigger']) || 'auto';
+    const preTokens = optionalNumber(metadata['pre_tokens']);
+    const postTokens = optionalNumber(metadata['post_tokens']);
+    const micro = subtype === 'microcompact_boundary';
+    const tokens = `${preTokens ?? '?'} -> ${postTokens ?? '?'} tokens`;
+    return {
+      ...base,
+      kind: 'reset',
+      text: `${micro ? 'microcompact' : 'compact'}(${trigger}) ${tokens}`,
+      trigger,
+      preTokens,
+      postTokens,
+      micro,
+    };
+  }
+  const taskId = typeof fields['task_id'] === 'string' ? fields['task_id'] : null;
+  const toolUseId = typeof fields['tool_use_id'] === 'string' ? fields['tool_use_id'] : null;
+  const agentType = typeof fields['subagent_type'] === 'string' ? fields['subagent_type'] : null;
+  if (subtype === 'task_started') {
+    const description = string(fields['description']);
+    return {
+      ...base,
+      kind: 'subagent_start',
+      text: description,
+      taskId: taskId ?? '',
+      toolUseId,
+      agentType,
+      description,
+      background: fields['is_backgrounded'] === true,
+    };
+  }
+  if (subtype === 'task_notification') {
+    const usage = record(fields['usage']);
+    const status = string(fields['status']);
+    return {
+      ...base,
+      kind: 'subagent_stop',
+      text: status,
+      taskId: taskId ?? '',
+      toolUseId,
+      agentType,
+      status,
+      tokens: optionalNumber(usage['total_tokens']),
+      durationMs: optionalNumber(usage['duration_ms'] ?? fields['duration_ms']),
+    };
+  }
+  if (subtype.startsWith('task_')) {
+    const patch = record(fields['patch']);
+    const text =
+      string(fields['description']) ||
+      string(fields['summary']) ||
+      string(patch['status']) ||
+      string(fields['status']);
+    return { ...base, kind: 'task', text, subtype, taskId };
+  }
+  const { type: _type, ...data } = fields;
+  return { ...base, kind: 'system', text: subtype, subtype, data };
+}
+
+function toolArgument(input: Fields): string {
+  for (const key of TOOL_ARGUMENT_KEYS) {
+    const value = input[key];
+    if (typeof value === 'string' && value !== '') return cut(value, TOOL_CALL_TEXT_LIMIT);
+  }
+  return '';
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map(record)
+    .filter((block) => block['type'] === 'text')
+    .map((block) => string(block['text']))
+    .join('\n');
+}
+
+function cut(text: string, limit: number): string {
+  return text.length <= limit ? text : text.slice(0, limit);
+}
+
+function record(value: unknown): Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {};
+}
+
+function string(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function number(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function optionalNumber(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}

@@ -1,0 +1,154 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, test } from 'vitest';
+import type { FlowerEvent } from '../events/flower-event.js';
+import { createTerminalRenderer } from './terminal-renderer.js';
+
+function capture(isTTY = false): {
+  stream: PassThrough & { isTTY?: boolean; columns?: number };
+  text: () => string;
+  writes: () => number;
+} {
+  const stream = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };
+  if (isTTY) {
+    stream.isTTY = true;
+    stream.columns = 200;
+  }
+  const chunks: string[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+  return { stream, text: () => chunks.join(''), writes: () => chunks.length };
+}
+
+const main = { at: 0, step: 'ad-hoc', subagent: false, parentToolUseId: null };
+const result = (costUsd: number): FlowerEvent => ({
+  at: 0,
+  step: 'ad-hoc',
+  kind: 'result',
+  text: 'success',
+  sessionId: 's',
+  costUsd,
+  numTurns: 1,
+  isError: false,
+  subtype: 'success',
+  errors: [],
+});
+const cost = (runUsd: number): FlowerEvent => ({
+  at: 0,
+  step: 'ad-hoc',
+  kind: 'cost',
+  text: '',
+  usd: 0,
+  stepUsd: runUsd,
+  runUsd,
+});
+
+describe('createTerminalRenderer', () => {
+  test('accumulates context, cost and elapsed across events into the status line', async () => {
+    const out = capture();
+    let clock = 1_000;
+    const render = createTerminalRenderer({ output: out.stream, now: () => clock });
+    render({
+      at: 0,
+      step: 'ad-hoc',
+      kind: 'context',
+      text: '',
+      tokens: 2500,
+      sessionId: 's',
+      window: null,
+      threshold: null,
+    });
+    render({ ...main, kind: 'text', text: 'first' });
+    clock += 65_000;
+    render(result(0.5));
+    render(result(0.25));
+    render.close();
+    render({ ...main, kind: 'text', text: 'after close' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.text()).toBe(
+      [
+        '  first',
+        '  - context 2.5K · total $0.00 · 0:00',
+        '  + done 1 turns · $0.5000 · elapsed 1:05',
+        '  - context 2.5K · total $0.50 · 1:05',
+        '  + done 1 turns · $0.2500 · elapsed 1:05',
+        '  - context 2.5K · total $0.75 · 1:05',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('takes the run total from cost events, printing the status after the cost that follows a result', async () => {
+    const out = capture();
+    const render = createTerminalRenderer({ output: out.stream, now: () => 0 });
+    render(result(0.4));
+    render(cost(0.4));
+    render(result(0.9));
+    render(cost(0.9));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(
+      out
+        .text()
+        .split('\n')
+        .filter((line) => line.startsWith('  -')),
+    ).toEqual(['  - total $0.40 · 0:00', '  - total $0.90 · 0:00']);
+  });
+
+  test('writes no colour or cursor movement to a pipe, and colour to a terminal', async () => {
+    const piped = capture();
+    createTerminalRenderer({ output: piped.stream })({
+      ...main,
+      kind: 'error',
+      text: 'bad',
+      synthetic: true,
+      errorKind: null,
+    });
+    const terminal = capture(true);
+    createTerminalRenderer({ output: terminal.stream })({
+      ...main,
+      kind: 'error',
+      text: 'bad',
+      synthetic: true,
+      errorKind: null,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(piped.text()).toBe('  ! bad\n');
+    expect(piped.text()).not.toContain('\x1b');
+    expect(terminal.text()).toContain('\x1b[31m');
+  });
+
+  test('follows an explicit colour choice over the stream kind', async () => {
+    const terminal = capture(true);
+    createTerminalRenderer({ output: terminal.stream, color: false })({
+      ...main,
+      kind: 'error',
+      text: 'bad',
+      synthetic: true,
+      errorKind: null,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(terminal.text()).toBe('  ! bad\n');
+  });
+
+  test('writes each event as one write and never wider than the width', async () => {
+    const out = capture();
+    const render = createTerminalRenderer({ output: out.stream, width: 40 });
+    render({ ...main, kind: 'text', text: 'word '.repeat(40) });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.writes()).toBe(1);
+    expect(
+      out
+        .text()
+        .split('\n')
+        .every((line) => line.length <= 40),
+    ).toBe(true);
+  });
+
+  test('prints CLI lines whole, so a long path stays copyable, and keeps blank lines', async () => {
+    const out = capture();
+    const render = createTerminalRenderer({ output: out.stream, width: 40 });
+    const path = `/tmp/my ${'x'.repeat(50)}/manifest.json`;
+    render.print(`\nTotal cost $0.0123 · manifest ${path}\x1b]0;t\x07`, 'dim');
+    render.line('\x1b[32m+ saved\x1b[39m\x1b[2J');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.text()).toBe(`\nTotal cost $0.0123 · manifest ${path}\n\x1b[32m+ saved\x1b[39m\n`);
+  });
+});

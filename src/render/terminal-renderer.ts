@@ -1,0 +1,125 @@
+/**
+ * The terminal renderer: flower events in, text out (cli-and-config.md §3). It is an append-only log — no
+ * spinner, no cursor movement, no line is ever rewritten — so the same output is right in a terminal, in
+ * tmux, under `nohup` and in a CI log. Colour only when asked for (the CLI asks when the stream is a
+ * terminal and `NO_COLOR` is unset). The cross-terminal write lock of §3.1 is not implemented: each batch
+ * is one `write()` call, which keeps lines whole within this process.
+ *
+ * @module
+ */
+import picocolors from 'picocolors';
+import type { Colors } from 'picocolors/types.js';
+import type { Lang } from '../config/ui-text.js';
+import type { EventSink, FlowerEvent } from '../events/flower-event.js';
+import { fitLine, renderWidth } from './display-width.js';
+import { formatEvent, formatStatusLine, type FormatOptions, type RenderState } from './format-event.js';
+import { plainLines, sanitizeLine } from './sanitize.js';
+
+/** Styles for {@link TerminalRenderer.print}. */
+export type LineStyle = 'plain' | 'dim' | 'bold' | 'red' | 'yellow' | 'green' | 'cyan';
+
+/** Options of {@link createTerminalRenderer}. */
+export interface TerminalRendererOptions {
+  /** Also show subagent text, non-error tool results, prompts and subagent lifecycle lines. */
+  verbose?: boolean;
+  /** Where lines go; `process.stderr` by default (stdout is kept for results). */
+  output?: NodeJS.WritableStream;
+  /** Colour the output; default: only when `output` is a terminal. */
+  color?: boolean;
+  /** Line width; default from the terminal's columns (`max(40, min(columns, 110))`, 80 when unknown). */
+  width?: number;
+  lang?: Lang;
+  /** Home directory, shown as `~` in paths. */
+  home?: string;
+  /** Clock in milliseconds, for tests; `Date.now` by default. */
+  now?: () => number;
+}
+
+/** An event sink that writes to a terminal, plus plain lines for the CLI's own messages. */
+export interface TerminalRenderer extends EventSink {
+  /** Writes CLI lines (plain text) through the same sanitising path as events, whole: paths stay copyable. */
+  print(text: string, style?: LineStyle): void;
+  /** Writes one line that is already coloured (control sequences other than colour are removed). */
+  line(text: string): void;
+  /** The running totals the status line shows. */
+  readonly state: Readonly<RenderState>;
+  /** Stops rendering; later events are ignored. */
+  close(): void;
+}
+
+/**
+ * Creates one renderer for a whole run: its totals and elapsed time accumulate across steps (a renderer per
+ * event kept them at zero in the reference, issue #14).
+ */
+export function createTerminalRenderer(options: TerminalRendererOptions = {}): TerminalRenderer {
+  const output = options.output ?? process.stderr;
+  const isTerminal = (output as { isTTY?: boolean }).isTTY === true;
+  const colors: Colors = picocolors.createColors(options.color ?? isTerminal);
+  const now = options.now ?? Date.now;
+  const started = now();
+  const state: RenderState = { contextTokens: 0, totalUsd: 0, elapsedS: 0 };
+  const width = (): number => options.width ?? renderWidth((output as { columns?: number }).columns);
+  const formatOptions = (): FormatOptions => ({
+    verbose: options.verbose ?? false,
+    width: width(),
+    colors,
+    ...(options.lang === undefined ? {} : { lang: options.lang }),
+    ...(options.home === undefined ? {} : { home: options.home }),
+  });
+  let closed = false;
+  // The runtime reports run totals in `cost` events right after each `result`; until one arrives, results
+  // are summed. Once they do, the status line after a result waits for the cost event that follows it.
+  let costEvents = false;
+  let statusPending = false;
+
+  const write = (lines: string[], fit = true): void => {
+    if (closed || lines.length === 0) return;
+    const safe = lines.map((line) => {
+      const clean = sanitizeLine(line, { keepColor: true });
+      return fit ? fitLine(clean, width()) : clean;
+    });
+    output.write(`${safe.join('\n')}\n`);
+  };
+
+  const sink = (event: FlowerEvent): void => {
+    if (closed) return;
+    state.elapsedS = (now() - started) / 1000;
+    if (event.kind === 'context') state.contextTokens = event.tokens;
+    if (event.kind === 'handoff' && event.phase === 'done') state.contextTokens = 0;
+    if (event.kind === 'cost') {
+      costEvents = true;
+      state.totalUsd = event.runUsd;
+      if (statusPending) {
+        statusPending = false;
+        write([formatStatusLine(state, formatOptions())]);
+      }
+      return;
+    }
+    if (event.kind === 'result' && costEvents) {
+      const [resultLine] = formatEvent(event, state, formatOptions());
+      statusPending = true;
+      write(resultLine === undefined ? [] : [resultLine]);
+      return;
+    }
+    if (event.kind === 'result') state.totalUsd += event.costUsd;
+    write(formatEvent(event, state, formatOptions()));
+  };
+
+  const renderer = sink as TerminalRenderer;
+  renderer.print = (text: string, style: LineStyle = 'plain'): void => {
+    const paint = style === 'plain' ? (line: string) => line : colors[style];
+    // CLI lines carry paths and commands to copy, so they are written whole: never wrapped, never cut.
+    write(
+      plainLines(text).map((line) => (line === '' ? '' : paint(line))),
+      false,
+    );
+  };
+  renderer.line = (text: string): void => {
+    write([text], false);
+  };
+  Object.defineProperty(renderer, 'state', { get: () => ({ ...state, elapsedS: (now() - started) / 1000 }) });
+  renderer.close = (): void => {
+    closed = true;
+  };
+  return renderer;
+}

@@ -1,0 +1,357 @@
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { AgentMessage } from '../agent/agent-backend.js';
+import { agentSpec } from '../agent/agent-spec.js';
+import type { HookInput, HookJSONOutput } from '../agent/claude-sdk.js';
+import { isFlowerError } from '../errors.js';
+import type { FlowerEvent } from '../events/flower-event.js';
+import { ScriptedBackend } from '../testing/scripted-backend.js';
+import { readManifest } from './manifest.js';
+import { Runtime } from './runtime.js';
+
+const config = { env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test' } };
+const spec = agentSpec({ name: 'ad-hoc', instructions: 'be brief', allowedTools: ['Bash'], tools: ['Bash'] });
+
+let dir: string;
+let workspace: string;
+
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'flower-runtime-')));
+  workspace = join(dir, 'ws');
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function init(): AgentMessage {
+  return { type: 'system', subtype: 'init', session_id: 'sess-1', uuid: 'u0' } as unknown as AgentMessage;
+}
+
+function assistant(
+  content: unknown[],
+  options: { id?: string; parent?: string | null; tokens?: number } = {},
+): AgentMessage {
+  return {
+    type: 'assistant',
+    session_id: 'sess-1',
+    uuid: 'u',
+    parent_tool_use_id: options.parent ?? null,
+    message: {
+      id: options.id ?? 'msg_1',
+      model: 'claude-opus-5-5',
+      role: 'assistant',
+      content,
+      usage: { input_tokens: options.tokens ?? 0 },
+    },
+  } as unknown as AgentMessage;
+}
+
+function result(extra: Record<string, unknown> = {}): AgentMessage {
+  return {
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    num_turns: 2,
+    total_cost_usd: 0.5,
+    result: 'ok',
+    session_id: 'sess-1',
+    uuid: 'ur',
+    ...extra,
+  } as unknown as AgentMessage;
+}
+
+function syntheticError(text: string): AgentMessage {
+  return {
+    type: 'assistant',
+    session_id: 'sess-1',
+    uuid: 'ue',
+    parent_tool_use_id: null,
+    error: 'authentication_failed',
+    message: {
+      id: 'm_err',
+      model: '<synthetic>',
+      role: 'assistant',
+      content: [{ type: 'text', text }],
+      usage: {},
+    },
+  } as unknown as AgentMessage;
+}
+
+describe('Runtime', () => {
+  test('refuses to start without credentials and creates nothing', () => {
+    let caught: unknown;
+    try {
+      new Runtime({ workspace, config: { env: { PATH: '/usr/bin' } }, backend: new ScriptedBackend([]) });
+    } catch (error) {
+      caught = error;
+    }
+    expect(isFlowerError(caught) && caught.code).toBe('CREDENTIALS_MISSING');
+    expect(String((caught as Error).message).split('\n')).toHaveLength(4);
+    expect(existsSync(workspace)).toBe(false);
+  });
+
+  test('defaults the run directory to <workspace>/runs and resolves an explicit one against the cwd', () => {
+    const runtime = new Runtime({ workspace, config, backend: new ScriptedBackend([]) });
+    expect(runtime.runDir).toBe(join(workspace, 'runs'));
+    expect(existsSync(join(workspace, 'runs', 'claude'))).toBe(true);
+    expect(existsSync(join(workspace, 'runs', 'tmp'))).toBe(true);
+    expect(existsSync(runtime.manifestPath)).toBe(false);
+    const explicit = new Runtime({
+      workspace,
+      runDir: join(dir, 'elsewhere'),
+      config,
+      backend: new ScriptedBackend([]),
+    });
+    expect(explicit.runDir).toBe(join(dir, 'elsewhere'));
+  });
+
+  test('runs one step: events carry the step, main text and context are kept, the row is written', async () => {
+    const backend = new ScriptedBackend([
+      [
+        init(),
+        assistant([{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'touch f' } }], {
+          id: 'm1',
+          tokens: 1200,
+        }),
+        {
+          type: 'user',
+          session_id: 'sess-1',
+          uuid: 'u2',
+          parent_tool_use_id: null,
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '' }] },
+        } as unknown as AgentMessage,
+        assistant([{ type: 'text', text: 'sub prose' }], { parent: 'toolu_x' }),
+        assistant([{ type: 'text', text: 'Created f.' }], { id: 'm2', tokens: 1500 }),
+        result(),
+      ],
+    ]);
+    const runtime = new Runtime({ workspace, config, backend });
+    const sessions: string[] = [];
+    runtime.onSession = (sessionId) => sessions.push(sessionId);
+    const events: FlowerEvent[] = [];
+    const step = await runtime.run(spec, 'make f', {
+      stepName: 'ad-hoc',
+      onEvent: (event) => events.push(event),
+    });
+    backend.assertComplete();
+
+    expect(step).toMatchObject({
+      step: 'ad-hoc',
+      ok: true,
+      error: null,
+      text: 'Created f.',
+      sessionId: 'sess-1',
+      costUsd: 0.5,
+      numTurns: 2,
+      attempts: 1,
+      context: 1500,
+    });
+    expect(step.endedAt).toBeGreaterThanOrEqual(step.startedAt);
+    expect(sessions).toEqual(['sess-1']);
+    expect(events.every((event) => event.step === 'ad-hoc')).toBe(true);
+    expect(events.find((event) => event.kind === 'tool_result')).toMatchObject({ tool: 'Bash' });
+    expect(events.filter((event) => event.kind === 'cost')).toEqual([
+      expect.objectContaining({ usd: 0.5, stepUsd: 0.5, runUsd: 0.5 }),
+    ]);
+    expect(runtime.totalCost()).toBe(0.5);
+    expect(readManifest(runtime.runDir)).toEqual([
+      expect.objectContaining({
+        step: 'ad-hoc',
+        ok: true,
+        session_id: 'sess-1',
+        cost_usd: 0.5,
+        run: runtime.runId,
+      }),
+    ]);
+  });
+
+  test('counts one context reading per API response', async () => {
+    const backend = new ScriptedBackend([
+      [
+        assistant([{ type: 'thinking', thinking: 'hm' }], { id: 'm1', tokens: 1000 }),
+        assistant([{ type: 'text', text: 'a' }], { id: 'm1', tokens: 1000 }),
+        result(),
+      ],
+    ]);
+    const events: FlowerEvent[] = [];
+    await new Runtime({ workspace, config, backend }).run(spec, 'x', {
+      onEvent: (event) => events.push(event),
+    });
+    expect(events.filter((event) => event.kind === 'context')).toHaveLength(1);
+  });
+
+  test('builds options with the whitelist gate, the run directory and resume', async () => {
+    const backend = new ScriptedBackend([[result()]]);
+    const runtime = new Runtime({ workspace, config, backend });
+    await runtime.run(spec, 'x', { resume: 'old-session', fork: true });
+    const options = backend.requests[0]?.options;
+    expect(options).toMatchObject({
+      cwd: realpathSync(workspace),
+      tools: ['Bash'],
+      resume: 'old-session',
+      forkSession: true,
+      settingSources: [],
+      env: { CLAUDE_CONFIG_DIR: join(runtime.runDir, 'claude'), ANTHROPIC_API_KEY: 'sk-test' },
+    });
+    const gate = options?.hooks?.PreToolUse?.[0]?.hooks[0];
+    const ask = async (tool: string): Promise<HookJSONOutput | undefined> =>
+      gate?.(
+        {
+          hook_event_name: 'PreToolUse',
+          tool_name: tool,
+          tool_input: {},
+          tool_use_id: 't',
+          session_id: 's',
+          transcript_path: '',
+          cwd: '/',
+        } as HookInput,
+        't',
+        {
+          signal: new AbortController().signal,
+        },
+      );
+    expect(await ask('Bash')).toMatchObject({ hookSpecificOutput: { permissionDecision: 'allow' } });
+    expect(await ask('Write')).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  });
+
+  test('takes an error result as the truth over the throw that follows it, errors apart from text', async () => {
+    const backend = new ScriptedBackend([
+      [
+        init(),
+        syntheticError('Invalid API key · Fix external API key'),
+        result({
+          is_error: true,
+          terminal_reason: 'api_error',
+          api_error_status: 401,
+          total_cost_usd: 0,
+          num_turns: 1,
+          result: 'Invalid API key',
+        }),
+      ],
+    ]);
+    const step = await new Runtime({ workspace, config, backend }).run(spec, 'x');
+    expect(step.ok).toBe(false);
+    expect(step.error).toBe('api_error 401: Invalid API key · Fix external API key');
+    expect(step.errors).toEqual(['Invalid API key · Fix external API key']);
+    expect(step.text).toBe('');
+  });
+
+  test('names the subtype and errors of an error result', async () => {
+    const backend = new ScriptedBackend([
+      [
+        result({
+          subtype: 'error_max_budget_usd',
+          is_error: true,
+          errors: ['Reached maximum budget ($0.03)'],
+          total_cost_usd: 0.03,
+        }),
+      ],
+    ]);
+    const step = await new Runtime({ workspace, config, backend }).run(spec, 'x');
+    expect(step.error).toBe('error_max_budget_usd: Reached maximum budget ($0.03)');
+    expect(step.costUsd).toBe(0.03);
+  });
+
+  test('records an exception without a result as Name: message', async () => {
+    const backend = new ScriptedBackend([new TypeError('spawn failed')]);
+    const step = await new Runtime({ workspace, config, backend }).run(spec, 'x');
+    expect(step).toMatchObject({ ok: false, error: 'TypeError: spawn failed' });
+  });
+
+  test('reads cost as the latest cumulative total when one query yields several results', async () => {
+    const backend = new ScriptedBackend([
+      [
+        result({ total_cost_usd: 0.2, num_turns: 1 }),
+        assistant([{ type: 'text', text: 'later' }]),
+        result({ total_cost_usd: 0.35, num_turns: 1 }),
+      ],
+    ]);
+    const step = await new Runtime({ workspace, config, backend }).run(spec, 'x');
+    expect(step.costUsd).toBeCloseTo(0.35);
+    expect(step.numTurns).toBe(2);
+  });
+
+  test('stops with killed-by-signal when the signal aborts', async () => {
+    const controller = new AbortController();
+    const backend = new ScriptedBackend([[init(), assistant([{ type: 'text', text: 'a' }]), result()]]);
+    const step = await new Runtime({ workspace, config, backend }).run(spec, 'x', {
+      signal: controller.signal,
+      onEvent: () => controller.abort(),
+    });
+    expect(step).toMatchObject({ ok: false, error: 'killed-by-signal' });
+  });
+
+  test('stops at the next message boundary after interrupt()', async () => {
+    const backend = new ScriptedBackend([[init(), assistant([{ type: 'text', text: 'a' }]), result()]]);
+    const runtime = new Runtime({ workspace, config, backend });
+    expect(runtime.interrupt()).toBe(false);
+    const step = await runtime.run(spec, 'x', { onEvent: () => runtime.interrupt() });
+    expect(step).toMatchObject({ ok: false, error: 'interrupted-by-human', costUsd: 0 });
+  });
+
+  test('rescue() writes the in-flight step as killed-by-signal synchronously', async () => {
+    const backend = new ScriptedBackend([[init(), assistant([{ type: 'text', text: 'a' }]), result()]]);
+    const runtime = new Runtime({ workspace, config, backend });
+    let rowsAtRescue: ReturnType<typeof readManifest> = [];
+    const step = await runtime.run(spec, 'x', {
+      onEvent: (event) => {
+        if (event.kind !== 'text') return;
+        runtime.rescue();
+        rowsAtRescue = readManifest(runtime.runDir);
+      },
+    });
+    expect(rowsAtRescue).toEqual([
+      expect.objectContaining({ step: 'ad-hoc', ok: false, error: 'killed-by-signal', session_id: 'sess-1' }),
+    ]);
+    expect(step.error).toBe('killed-by-signal');
+    expect(runtime.results).toHaveLength(1);
+    expect(readManifest(runtime.runDir)).toHaveLength(1);
+  });
+
+  test('rejects a second concurrent run with RUNTIME_BUSY', async () => {
+    const backend = new ScriptedBackend([[init(), result()]]);
+    const runtime = new Runtime({ workspace, config, backend });
+    const first = runtime.run(spec, 'x');
+    await expect(runtime.run(spec, 'y')).rejects.toMatchObject({ code: 'RUNTIME_BUSY' });
+    await first;
+  });
+
+  test('keeps a throwing event sink out of the step', async () => {
+    const backend = new ScriptedBackend([[assistant([{ type: 'text', text: 'a' }]), result()]]);
+    const runtime = new Runtime({ workspace, config, backend });
+    const step = await runtime.run(spec, 'x', {
+      onEvent: () => {
+        throw new Error('render bug');
+      },
+    });
+    expect(step.ok).toBe(true);
+    expect(runtime.uiErrors[0]).toContain('render bug');
+  });
+});
+
+describe('Runtime cost on resume', () => {
+  test('subtracts the total a resumed session saved in its transcript', async () => {
+    const backend = new ScriptedBackend([[result({ total_cost_usd: 0.44, num_turns: 1 })]]);
+    const runtime = new Runtime({ workspace, config, backend });
+    const folder = join(runtime.runDir, 'claude', 'projects', runtime.projectKey);
+    mkdirSync(folder, { recursive: true });
+    const lines = [
+      { type: 'cost-state', sessionId: 'old', totalCostUSD: 0.1 },
+      { type: 'user', message: { role: 'user', content: 'hi' } },
+      { type: 'cost-state', sessionId: 'old', totalCostUSD: 0.4 },
+      { type: 'last-prompt', lastPrompt: 'hi' },
+    ];
+    writeFileSync(join(folder, 'old.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const step = await runtime.run(spec, 'again', { resume: 'old' });
+    expect(step.costUsd).toBeCloseTo(0.04);
+  });
+
+  test('counts the whole total when the transcript is not there', async () => {
+    const backend = new ScriptedBackend([[result({ total_cost_usd: 0.44, num_turns: 1 })]]);
+    const step = await new Runtime({ workspace, config, backend }).run(spec, 'again', { resume: 'missing' });
+    expect(step.costUsd).toBeCloseTo(0.44);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * `StepResult`: what one `Runtime.run()` call produced (runtime.md §1.1). One manifest row each.
+ *
+ * @module
+ */
+
+/** The outcome of one step, accumulated over its attempts. */
+export interface StepResult {
+  /** The step name (`stepName` or the spec's name). */
+  step: string;
+  /** The latest live session (the successor after handoffs). */
+  sessionId: string | null;
+  ok: boolean;
+  /** Dollars spent in this process on this step, over all attempts. */
+  costUsd: number;
+  numTurns: number;
+  /** Main-thread prose only: no subagent text, no prompts, no synthetic API errors. */
+  text: string;
+  /** The last failure reason; see `Runtime.KILLED` and friends for the special values. */
+  error: string | null;
+  /** Epoch seconds. */
+  startedAt: number;
+  /** Epoch seconds; 0 while unfinished. */
+  endedAt: number;
+  /** Attempts made, the first included (interrupts and handoffs are not counted). */
+  attempts: number;
+  /** Synthetic API errors and handoff degradation notes; never part of `text`. */
+  errors: string[];
+  /** True once any mid-step resume happened. */
+  resumed: boolean;
+  /** Session ids retired by handoffs, in order. */
+  retired: string[];
+  /** Largest main-thread context seen in the current session generation, in tokens. */
+  context: number;
+}
+
+/** A fresh, unfinished result for `step` started at `startedAt` (epoch seconds). */
+export function newStepResult(step: string, startedAt: number): StepResult {
+  return {
+    step,
+    sessionId: null,
+    ok: false,
+    costUsd: 0,
+    numTurns: 0,
+    text: '',
+    error: null,
+    startedAt,
+    endedAt: 0,
+    attempts: 0,
+    errors: [],
+    resumed: false,
+    retired: [],
+    context: 0,
+  };
+}
+
+/** Seconds the step took, to 2 decimals; 0 while unfinished (never negative). */
+export function durationS(result: StepResult): number {
+  if (result.endedAt === 0) return 0;
+  return Math.max(0, Math.round((result.endedAt - result.startedAt) * 100) / 100);
+}
