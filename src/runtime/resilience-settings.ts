@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { FlowerError } from '../errors.js';
 
 /** Every resilience setting, with the defaults in {@link DEFAULT_RESILIENCE_SETTINGS}. */
 export interface ResilienceSettings {
@@ -50,3 +51,53 @@ export const DEFAULT_RESILIENCE_SETTINGS: Readonly<ResilienceSettings> = Object.
   cliMaxRetries: 2,
   apiTimeoutMs: 300_000,
 });
+
+type Rule = readonly [test: (value: unknown) => boolean, wanted: string];
+
+const finiteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const atLeast =
+  (minimum: number, whole = false) =>
+  (value: unknown): boolean =>
+    finiteNumber(value) && value >= minimum && (!whole || Number.isInteger(value));
+const positive = (value: unknown): boolean => finiteNumber(value) && value > 0;
+const flag = (value: unknown): boolean => typeof value === 'boolean';
+
+const RULES: Readonly<Record<keyof ResilienceSettings, Rule>> = {
+  enabled: [flag, 'true or false'],
+  maxAttempts: [atLeast(1, true), 'a whole number of at least 1'],
+  baseDelay: [atLeast(0), 'a number of seconds, 0 or more'],
+  maxDelay: [atLeast(0), 'a number of seconds, 0 or more'],
+  probeTimeout: [positive, 'a positive number of seconds'],
+  probeInterval: [positive, 'a positive number of seconds'],
+  maxOfflineWait: [atLeast(0), 'a number of seconds, 0 or more'],
+  retryUnknown: [flag, 'true or false'],
+  resumePrompt: [(value) => typeof value === 'string' && value.trim() !== '', 'a non-empty text'],
+  // At most a day: a longer limit is no watchdog at all, and Node fires a timer past 2^31 ms at once.
+  stallTimeoutS: [
+    (value) => positive(value) && (value as number) <= 86_400,
+    'a positive number of seconds up to 86400',
+  ],
+  cliMaxRetries: [atLeast(0, true), 'a whole number, 0 or more'],
+  apiTimeoutMs: [atLeast(1, true), 'a whole number of milliseconds, at least 1'],
+};
+
+/**
+ * The defaults with `overrides` applied; keys whose value is `undefined` keep their default and unknown keys
+ * are ignored. Throws `FlowerError` `CONFIG_INVALID` with one line naming the first bad setting.
+ */
+export function resilienceSettings(overrides: Partial<ResilienceSettings> = {}): ResilienceSettings {
+  const settings: ResilienceSettings = { ...DEFAULT_RESILIENCE_SETTINGS };
+  for (const key of Object.keys(RULES) as (keyof ResilienceSettings)[]) {
+    const value: unknown = (overrides as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const [test, wanted] = RULES[key];
+    if (!test(value)) {
+      throw new FlowerError(
+        'CONFIG_INVALID',
+        `Resilience setting ${key} must be ${wanted}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}.`,
+      );
+    }
+    (settings as unknown as Record<string, unknown>)[key] = value;
+  }
+  return settings;
+}
