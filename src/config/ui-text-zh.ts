@@ -20,6 +20,9 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'err.run.notFound': '找不到 {p}(当前目录 {cwd})。文件路径必须存在;想按模块名导入,就不要写扩展名。',
   'err.run.import': "导入 '{m}' 出错:{e}",
   'err.run.noAttr': "'{m}' 没有导出 '{a}'",
+  'err.run.notWorkflow': "'{m}:{a}' 不是 Workflow,也不是返回 Workflow 的函数",
+  'err.run.tsLoader':
+    'Node {v} 自己不能导入 TypeScript 文件 {p}。先编译成 .js,或者在加载器下运行 flower:node --import tsx {bin} run {target}',
   'err.envFile': '读不了 .env 文件 {path}:{reason}',
   'warn.noTty': '! 标准输入不是终端,没有人能回答提问。加上 --timeout 0 让它自己拿主意。',
 
@@ -49,6 +52,10 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'res.turns': '轮',
   'res.elapsed': '耗时',
   'step.resumed': '续上 · 第 {n} 次唤醒',
+  'step.sessionMissing': "步骤 '{step}':上次的会话 {session} 已不在会话库里,改为开一个新会话",
+  'step.noResumeSource':
+    "步骤 '{step}' 要从 '{from}' 的会话接着做(resumeFrom),但那一步没有留下会话。请先运行 '{from}',或去掉 resumeFrom。",
+  'step.busy': '这个 workflow 正在运行;等 run() 结束后再启动。',
   'ask.left': '还可以问 {n} 次',
   'ask.timeout': '没有人回答——它会自己决定,并把假设写进「未知与假设」',
   'ask.over': '提问次数已用完',
@@ -68,6 +75,10 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'wake.goals': '{n} 项目标检查',
   'wake.context': '干活上下文 {x}',
   'wake.count': '第 {n} 次唤醒',
+  'lineage.moved': '工作区已从 {from} 移到 {to};接着用原来的会话(项目键从 {fromKey} 改为 {toKey})',
+  'lineage.reset': '{path} 属于另一个工作区({other});这里从新会话开始(旧文件会移到一旁,不会删除)',
+  'lineage.quarantined': '{path} 读不了({reason});已保留为 {kept},这次从新会话开始',
+  'lineage.unreadable': '{path} 读不了({reason});在这里新开一次运行会从新会话开始',
   close: '总费用 ${c} · 运行清单 {path}',
   'fail.cred': '! 像是凭证出了问题:{e}',
   'fail.reconfigured': '配置完成。把刚才的命令再运行一次——这个目录会从上次停下的地方继续。',
@@ -75,6 +86,11 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'net.unreachable': '连不上 {host}:{port};最多等 {wait},看网络能否恢复',
   'net.back': '{host}:{port} 恢复了(等了 {waited});继续',
   'net.gaveUp': '{wait} 内网络没有恢复',
+  'rt.retry': '第 {n} 次尝试失败({kind});{delay} 后接着原来的会话继续',
+  'rt.stall': '没有任何工具或子代理在跑,代理却 {idle} 没有消息;数据流像是卡住了,停下它,接着原来的会话继续',
+  'rt.budget.step': '这一步的预算 ${cap} 用完了(已花 ${spent});到此为止,会话可以接着跑',
+  'rt.budget.run': '这次运行的预算 ${cap} 用完了(本次已花 ${spent});到此为止。想继续,用更大的 -b 再运行一次',
+  'rt.modelMismatch': '要的模型是 {want},API 实际给的是 {served};它的上下文窗口可能和 flower 估计的不同',
   'time.seconds': '{n} 秒',
   'time.minutes': '{n} 分钟',
 

@@ -28,6 +28,9 @@ export const EN_CATALOG = {
     'Cannot find {p} (current directory {cwd}). A file path must exist; to import by module name, omit the file extension.',
   'err.run.import': "Failed to import '{m}': {e}",
   'err.run.noAttr': "'{m}' has no export '{a}'",
+  'err.run.notWorkflow': "'{m}:{a}' is not a Workflow, nor a function that returns one",
+  'err.run.tsLoader':
+    'Node {v} cannot import the TypeScript file {p} by itself. Compile it to .js, or run flower under a loader: node --import tsx {bin} run {target}',
   'err.envFile': 'Cannot read the .env file {path}: {reason}',
   'warn.noTty':
     '! stdin is not a terminal, so nobody can answer questions. Add --timeout 0 to let it decide on its own.',
@@ -62,6 +65,11 @@ export const EN_CATALOG = {
   'res.turns': 'turns',
   'res.elapsed': 'elapsed',
   'step.resumed': 'resumed · wake #{n}',
+  'step.sessionMissing':
+    "Step '{step}': its session {session} from the last run is gone from the store; starting a new session",
+  'step.noResumeSource':
+    "Step '{step}' needs resumeFrom='{from}', but that step produced no session. Run '{from}' before it, or drop resumeFrom.",
+  'step.busy': 'This workflow is already running; wait for run() to finish before starting it again.',
   'ask.left': '{n} question(s) left',
   'ask.timeout': 'No answer — it will decide and record the assumption under "Unknowns and assumptions"',
   'ask.over': 'Question quota used up',
@@ -82,6 +90,13 @@ export const EN_CATALOG = {
   'wake.goals': '{n} goal checks',
   'wake.context': 'work context {x}',
   'wake.count': 'wake #{n}',
+  'lineage.moved':
+    'The workspace moved from {from} to {to}; continuing its sessions (re-keyed from {fromKey} to {toKey})',
+  'lineage.reset':
+    '{path} belongs to another workspace ({other}); starting fresh sessions here (the old file is set aside, not deleted)',
+  'lineage.quarantined':
+    '{path} could not be read ({reason}); it was kept as {kept} and this run starts fresh sessions',
+  'lineage.unreadable': '{path} could not be read ({reason}); a new run here would start fresh sessions',
   close: 'Total cost ${c} · manifest {path}',
   'fail.cred': '! Looks like a credential problem: {e}',
   'fail.reconfigured': 'Configured. Run the same command again — this directory continues where it left off.',
@@ -90,6 +105,16 @@ export const EN_CATALOG = {
   'net.unreachable': '{host}:{port} is unreachable; waiting up to {wait} for the network to come back',
   'net.back': '{host}:{port} is reachable again after {waited}; continuing',
   'net.gaveUp': 'network not back within {wait}',
+
+  // The step's attempt loop (runtime.md §3.2, §11; decisions 6, 25, 30).
+  'rt.retry': 'Attempt {n} failed ({kind}); resuming the same session in {delay}',
+  'rt.stall':
+    'No message from the agent for {idle} while nothing was running; the stream looks stuck, so it is stopped and the same session resumed',
+  'rt.budget.step': 'Step budget ${cap} used up (${spent} spent); stopped here, the session stays resumable',
+  'rt.budget.run':
+    'Run budget ${cap} used up (${spent} spent in this run); stopped here. Run again with a larger -b to continue',
+  'rt.modelMismatch':
+    'Asked for model {want} but the API served {served}; its context window may differ from what flower assumes',
   'time.seconds': '{n} s',
   'time.minutes': '{n} min',
 

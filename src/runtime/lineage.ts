@@ -1,0 +1,384 @@
+/**
+ * `Lineage`: which session each step of a run last used, in `<runDir>/lineage.json` (runtime.md §7.1,
+ * decisions 5, 9, 23). It is what lets a second `flower` in the same workspace resume instead of starting
+ * over, so it is written the moment a session id is known, merged under a lock (parallel processes each
+ * change only their own key), and survives a workspace that moved together with its run directory.
+ *
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { projectKey as projectKeyOf } from '../agent/project-key.js';
+import { uiText, type CatalogKey, type Lang } from '../config/ui-text.js';
+import type { WarningCode } from '../events/flower-event.js';
+import { LockedJsonFile, moveAside } from '../internal/locked-json-file.js';
+import { claimArchiveFolder, moveIntoFolder } from './archive-folder.js';
+import {
+  copyRecord,
+  emptyRecord,
+  isRecordObject,
+  readRecord,
+  usableStep,
+  writeRecord,
+  type HandoffHash,
+  type LineageRecord,
+} from './lineage-record.js';
+import { newRunId } from './run-id.js';
+
+export type { HandoffHash } from './lineage-record.js';
+
+/** The lineage file's name inside the run directory. */
+export const LINEAGE_FILE = 'lineage.json';
+
+/** A line for the screen about what `open` found: moved, reset or quarantined. */
+export interface LineageNotice {
+  code: WarningCode;
+  text: string;
+}
+
+/** Old and new SDK project keys of a moved workspace: the caller runs `store.rekey(from, to)`. */
+export interface ProjectRekey {
+  from: string;
+  to: string;
+}
+
+/** Options of {@link Lineage.open}. */
+export interface LineageOpenOptions {
+  /**
+   * Change nothing on disk (for `wakeState`): no quarantine, no rewrite; `remember`, `bump` and
+   * `recordHandoff` change only this object. `archive`, an explicit request, still moves files.
+   */
+  readonly?: boolean;
+  /** Names the quarantine copy `lineage.json.corrupt-<runId>`; a fresh run id by default. */
+  runId?: string;
+  /** Language of the notice texts. */
+  lang?: Lang;
+  /**
+   * Moves the stored sessions when the project key changed (normally `store.rekey`). Called under the lock
+   * before the file records the new key; if it throws, the file keeps the old key so the next open retries.
+   * Without it the file records the new key at once and the caller must act on {@link Lineage.rekey}.
+   */
+  rekeyStore?: (from: string, to: string) => unknown;
+}
+
+interface Settings {
+  readonly: boolean;
+  runId: string;
+  lang: Lang;
+  rekeyStore: ((from: string, to: string) => unknown) | null;
+}
+
+type Notice = [WarningCode, CatalogKey, Record<string, string>];
+
+type Match =
+  | { kind: 'missing' }
+  | { kind: 'same'; record: LineageRecord }
+  | { kind: 'moved'; record: LineageRecord }
+  | { kind: 'foreign'; other: string };
+
+interface Here {
+  workspace: string;
+  workspaceRel: string;
+  projectKey: string;
+}
+
+/** The step → session mapping of one workspace in one run directory. */
+export class Lineage {
+  /** `<runDir>/lineage.json`. */
+  readonly path: string;
+  /** The workspace, resolved (its real path when it exists). */
+  readonly workspace: string;
+  /** The SDK project key of {@link Lineage.workspace}: the store key its sessions are resumed under. */
+  readonly projectKey: string;
+  /** What `open` found worth saying: `lineage_moved`, `lineage_reset` or `lineage_quarantined`. */
+  readonly notices: LineageNotice[] = [];
+  /** Set when the workspace moved and its key changed: move the stored sessions with `store.rekey`. */
+  readonly rekey: ProjectRekey | null;
+  /** Step name → session id (base step names only). Mutable; only the methods write to disk. */
+  steps: Record<string, string>;
+  /** How many times this lineage was woken. Mutable; only the methods write to disk. */
+  woke: number;
+
+  readonly #here: Here;
+  readonly #file: LockedJsonFile;
+  readonly #readonly: boolean;
+  readonly #runId: string;
+  readonly #lang: Lang;
+  #record: LineageRecord;
+
+  private constructor(
+    path: string,
+    here: Here,
+    record: LineageRecord,
+    options: Settings & { rekey: ProjectRekey | null },
+  ) {
+    this.path = path;
+    this.workspace = here.workspace;
+    this.projectKey = here.projectKey;
+    this.rekey = options.rekey;
+    this.#here = here;
+    this.#file = lineageFile(path);
+    this.#readonly = options.readonly;
+    this.#runId = options.runId;
+    this.#lang = options.lang;
+    this.#record = record;
+    this.steps = { ...record.steps };
+    this.woke = record.woke;
+  }
+
+  /** The lineage's identity (`lineage_id`), kept across moves; a new one after {@link Lineage.archive}. */
+  get id(): string {
+    return this.#record.lineageId ?? '';
+  }
+
+  /**
+   * The lineage of `workspace` in `runDir`. Never throws: a missing, unreadable or foreign file gives an
+   * empty lineage. The file is used when its `workspace` is this one; otherwise, when its `workspace_rel`
+   * still leads from the run directory to this workspace, both moved together: the steps are kept, the file
+   * is rewritten with the new paths and {@link Lineage.rekey} says how to move the stored sessions
+   * (`lineage_moved`). A file of another workspace is left alone (`lineage_reset`); an unreadable one is
+   * renamed to `lineage.json.corrupt-<runId>` (`lineage_quarantined`). Relative paths resolve against the cwd.
+   */
+  static open(runDir: string, workspace: string, options: LineageOpenOptions = {}): Lineage {
+    const settings: Settings = {
+      readonly: options.readonly ?? false,
+      runId: options.runId ?? newRunId(),
+      lang: options.lang ?? 'en',
+      rekeyStore: options.rekeyStore ?? null,
+    };
+    const path = join(resolve(runDir), LINEAGE_FILE);
+    let here: Here | null = null;
+    try {
+      here = locate(runDir, workspace);
+      return Lineage.#load(path, here, settings);
+    } catch {
+      here ??= {
+        workspace: resolve(workspace),
+        workspaceRel: '',
+        projectKey: projectKeyOf(resolve(workspace)),
+      };
+      return new Lineage(path, here, fresh(here), { ...settings, rekey: null });
+    }
+  }
+
+  static #load(path: string, here: Here, settings: Settings): Lineage {
+    const file = lineageFile(path);
+    const notices: Notice[] = [];
+    const state = file.read();
+    let match: Match = state.kind === 'parsed' ? matchRecord(state.value, here) : { kind: 'missing' };
+    let rekey = rekeyOf(match, here);
+    let written: LineageRecord | null = null;
+    if (!settings.readonly && (state.kind === 'unreadable' || match.kind === 'moved' || rekey !== null)) {
+      // Quarantine, re-key and rewrite happen under the lock, on a fresh read.
+      try {
+        const outcome = file.update(settings.runId, (current) => {
+          match = current === undefined ? { kind: 'missing' } : matchRecord(current, here);
+          rekey = rekeyOf(match, here);
+          if (match.kind !== 'same' && match.kind !== 'moved') return undefined;
+          const record = relocated(match.record, here);
+          // The file names the key the sessions are stored under: the new one only once they were moved.
+          if (rekey === null || runRekey(settings.rekeyStore, rekey)) record.projectKey = here.projectKey;
+          return writeRecord(record);
+        });
+        if (outcome.written !== undefined) written = readRecord(outcome.written);
+        if (outcome.quarantined !== null) {
+          notices.push([
+            'lineage_quarantined',
+            'lineage.quarantined',
+            { path, reason: outcome.quarantined.reason, kept: outcome.quarantined.path },
+          ]);
+        }
+      } catch {
+        // A read-only or full disk: keep what the unlocked read found; the next open tries again.
+      }
+    } else if (state.kind === 'unreadable') {
+      notices.push(['lineage_quarantined', 'lineage.unreadable', { path, reason: state.reason }]);
+    }
+    const found: Match = match;
+    if (found.kind === 'moved') {
+      notices.push([
+        'lineage_moved',
+        'lineage.moved',
+        {
+          from: found.record.workspace,
+          to: here.workspace,
+          fromKey: rekey?.from ?? here.projectKey,
+          toKey: here.projectKey,
+        },
+      ]);
+    } else if (found.kind === 'foreign') {
+      notices.push(['lineage_reset', 'lineage.reset', { path, other: found.other }]);
+    }
+    const record =
+      written ??
+      (found.kind === 'same' || found.kind === 'moved' ? relocated(found.record, here) : fresh(here));
+    const lineage = new Lineage(path, here, record, { ...settings, rekey });
+    for (const [code, key, vars] of notices) {
+      lineage.notices.push({ code, text: uiText(key, vars, settings.lang) });
+    }
+    return lineage;
+  }
+
+  /** Records that `step` runs in session `sessionId`, on disk at once. No-op if either is empty. */
+  remember(step: string, sessionId: string): void {
+    if (!usableStep(step) || sessionId === '') return;
+    this.#change((record) => {
+      record.steps[step] = sessionId;
+    });
+  }
+
+  /** Counts one more wake (`woke = on disk + 1`), on disk at once; returns the new count (1 the first time). */
+  bump(): number {
+    this.#change((record) => {
+      record.woke += 1;
+    });
+    return this.woke;
+  }
+
+  /** Records the hash of the handoff document just written for `step` (decision 23). */
+  recordHandoff(step: string, path: string, sha256: string): void {
+    if (!usableStep(step) || path === '' || sha256 === '') return;
+    this.#change((record) => {
+      record.handoffs[step] = { path, sha256 };
+    });
+  }
+
+  /** The recorded handoff document of `step`, or `null`. */
+  handoffHash(step: string): HandoffHash | null {
+    const hash = Object.hasOwn(this.#record.handoffs, step) ? this.#record.handoffs[step] : undefined;
+    return hash === undefined ? null : { ...hash };
+  }
+
+  /**
+   * Starts over (`--new`): moves — never deletes — the lineage file and each existing `extra` file into
+   * `<into>/<YYYYmmdd-HHMMSS>/` (`-2`, `-3`… when taken) and empties this lineage. Returns that folder.
+   *
+   * @throws the file-system error when a file cannot be moved (files already moved stay in the folder).
+   */
+  archive(into: string, options: { extra?: string[] } = {}): string {
+    const target = claimArchiveFolder(into);
+    this.#file.withLock(() => {
+      for (const file of [this.path, ...(options.extra ?? [])]) moveIntoFolder(file, target);
+    });
+    this.#record = fresh(this.#here);
+    this.steps = {};
+    this.woke = 0;
+    return target;
+  }
+
+  // Re-read under the lock and change only the touched key: a parallel process's keys survive.
+  #change(apply: (record: LineageRecord) => void): void {
+    const before = this.#record;
+    const local = copyRecord(before);
+    apply(local);
+    this.#adopt(local);
+    if (this.#readonly) return;
+    try {
+      const outcome = this.#file.update(this.#runId, (current) => {
+        const base = this.#baseFor(current, before);
+        apply(base);
+        return writeRecord(base);
+      });
+      if (outcome.written !== undefined) this.#adopt(readRecord(outcome.written));
+      if (outcome.quarantined !== null) {
+        const { path: kept, reason } = outcome.quarantined;
+        this.notices.push({
+          code: 'lineage_quarantined',
+          text: uiText('lineage.quarantined', { path: this.path, reason, kept }, this.#lang),
+        });
+      }
+    } catch {
+      // Losing one record must not stop the run (runtime.md §7.1); the in-memory state is still current.
+    }
+  }
+
+  /** What to merge into: the file's lineage when it is this one, else this instance's state before the change. */
+  #baseFor(current: unknown, before: LineageRecord): LineageRecord {
+    if (isRecordObject(current)) {
+      const disk = readRecord(current);
+      const same =
+        (disk.lineageId !== null && disk.lineageId === before.lineageId) ||
+        disk.workspace === this.#here.workspace;
+      if (same) return relocated(disk, this.#here);
+      // Someone else's lineage: set it aside instead of overwriting it.
+      moveAside(this.path, `replaced-${this.#runId}`);
+    }
+    return relocated(copyRecord(before), this.#here);
+  }
+
+  #adopt(record: LineageRecord): void {
+    this.#record = record;
+    this.steps = { ...record.steps };
+    this.woke = record.woke;
+  }
+}
+
+function lineageFile(path: string): LockedJsonFile {
+  return new LockedJsonFile(path, { accepts: isRecordObject });
+}
+
+/** The resolved workspace, its path from the run directory and its project key (decision 19). */
+function locate(runDir: string, workspace: string): Here {
+  const workspacePath = realOrResolved(workspace);
+  const rel = relative(realOrResolved(runDir), workspacePath).split(sep).join('/');
+  return {
+    workspace: workspacePath,
+    workspaceRel: rel === '' ? '.' : rel,
+    projectKey: projectKeyOf(workspacePath),
+  };
+}
+
+function realOrResolved(path: string): string {
+  const resolved = resolve(path);
+  try {
+    return realpathSync(resolved);
+  } catch {
+    return resolved;
+  }
+}
+
+function matchRecord(value: unknown, here: Here): Match {
+  if (!isRecordObject(value)) return { kind: 'missing' };
+  const record = readRecord(value);
+  if (record.workspace === here.workspace) return { kind: 'same', record };
+  if (record.workspaceRel !== null && record.workspaceRel === here.workspaceRel) {
+    return { kind: 'moved', record };
+  }
+  return { kind: 'foreign', other: record.workspace || '?' };
+}
+
+/** Old and new key when the sessions on record live under another key than this workspace's. */
+function rekeyOf(match: Match, here: Here): ProjectRekey | null {
+  if (match.kind !== 'same' && match.kind !== 'moved') return null;
+  const from = match.record.projectKey ?? projectKeyOf(match.record.workspace || here.workspace);
+  return from === here.projectKey ? null : { from, to: here.projectKey };
+}
+
+function runRekey(rekeyStore: Settings['rekeyStore'], rekey: ProjectRekey): boolean {
+  if (rekeyStore === null) return true;
+  try {
+    rekeyStore(rekey.from, rekey.to);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function fresh(here: Here): LineageRecord {
+  return relocated({ ...emptyRecord(), lineageId: randomBytes(8).toString('hex') }, here);
+}
+
+/**
+ * `record` with this workspace's paths, and an identity if it had none (a Python flower file). The project
+ * key stays: it names where the sessions are stored, and changes only when they are re-keyed.
+ */
+function relocated(record: LineageRecord, here: Here): LineageRecord {
+  return {
+    ...copyRecord(record),
+    workspace: here.workspace,
+    workspaceRel: here.workspaceRel,
+    projectKey: record.projectKey ?? here.projectKey,
+    lineageId: record.lineageId ?? randomBytes(8).toString('hex'),
+  };
+}
