@@ -1,0 +1,71 @@
+/**
+ * Continuity across processes (runtime.md §9 step 2, §7): a continuous workflow opens the run directory's
+ * lineage, counts this run as one more wake, and picks up each step's last session — but only sessions
+ * the runtime can still resume. A remembered session that is gone is reported, never silently replaced
+ * (decision 9).
+ *
+ * @module
+ */
+import type { Lang } from '../config/ui-text.js';
+import type { WarningCode } from '../events/flower-event.js';
+import { Lineage } from '../runtime/lineage.js';
+import type { RuntimeLike } from './runtime-like.js';
+import type { Ctx } from './step.js';
+import { errorText } from './workflow-events.js';
+
+/** What a continuous run carries over from earlier runs. */
+export interface Continuity {
+  readonly lineage: Lineage;
+  /** Step base name → session id to resume; read from lineage only (runtime.md §14 #12). */
+  readonly carry: ReadonlyMap<string, string>;
+  /** Step base name → a remembered session the runtime no longer has. */
+  readonly gone: ReadonlyMap<string, string>;
+}
+
+/**
+ * Opens the lineage of `rt`'s run directory and workspace, bumps the wake count into `ctx._woke`, and
+ * splits the remembered sessions into those to resume and those gone. Returns null when `rt` has no run
+ * directory or workspace (continuity needs both). Lineage notices (moved, reset, quarantined) go to `warn`.
+ */
+export function openContinuity(
+  rt: RuntimeLike,
+  ctx: Ctx,
+  warn: (code: WarningCode, text: string) => void,
+  options: { lang: Lang; uiErrors: string[] },
+): Continuity | null {
+  if (rt.runDir === undefined || rt.workspace === undefined) return null;
+  const store = rt.store;
+  // A workspace that moved with its run directory keeps its sessions: they move to the new project key.
+  const lineage = Lineage.open(rt.runDir, rt.workspace, {
+    lang: options.lang,
+    ...(store === undefined ? {} : { rekeyStore: (from: string, to: string) => store.rekey(from, to) }),
+  });
+  for (const notice of lineage.notices) warn(notice.code, notice.text);
+  ctx._lineage = lineage;
+  ctx._woke = lineage.bump();
+  const sessions = (ctx._sessions ??= {});
+  const carry = new Map<string, string>();
+  const gone = new Map<string, string>();
+  for (const [name, sessionId] of Object.entries(lineage.steps)) {
+    if (sessionId === '') continue;
+    if (isAlive(rt, sessionId, options.uiErrors)) {
+      carry.set(name, sessionId);
+      sessions[name] ??= sessionId;
+    } else {
+      gone.set(name, sessionId);
+    }
+  }
+  return { lineage, carry, gone };
+}
+
+function isAlive(rt: RuntimeLike, sessionId: string, uiErrors: string[]): boolean {
+  // Without a way to check, trust the lineage (runtime.md §9): the SDK reports a missing session itself.
+  if (typeof rt.hasSession !== 'function') return true;
+  try {
+    return rt.hasSession(sessionId);
+  } catch (error) {
+    // An unreadable store cannot resume anything; starting fresh (with the warning) is the safe side.
+    uiErrors.push(`hasSession(${sessionId}): ${errorText(error)}`);
+    return false;
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * One step of a workflow run (runtime.md §9 steps 3–6): pick the session to start from, run the attempts
+ * with their labels, ask the gate once per successful attempt, feed a rejection back into the rejected
+ * session, then record the result and write the step's context value. The Workflow class only loops.
+ *
+ * @module
+ */
+import { uiText, languageOf } from '../config/ui-text.js';
+import { processEnvironment } from '../config/process-environment.js';
+import { FlowerError } from '../errors.js';
+import type { EventSink } from '../events/flower-event.js';
+import type { StepResult } from '../runtime/step-result.js';
+import type { Continuity } from './continuity.js';
+import type { RuntimeLike } from './runtime-like.js';
+import { isStepAbort } from './step-abort.js';
+import { attemptLabel } from './step-names.js';
+import type { Ctx, Step } from './step.js';
+import { renderStep } from './render-step.js';
+import { errorText, stepEndEvent, stepEvent, warningEvent } from './workflow-events.js';
+
+/** `error` of a step the runtime stopped because of a signal or an aborted `signal` (Runtime.KILLED). */
+const KILLED = 'killed-by-signal';
+
+/** Everything a step needs from the surrounding run. */
+export interface StepRun {
+  readonly rt: RuntimeLike;
+  readonly ctx: Ctx;
+  /** The guarded sink (null when nobody listens); every event goes through it. */
+  readonly sink: EventSink | null;
+  readonly continuity: Continuity | null;
+  /** 1-based position and the number of steps, for the header. */
+  readonly index: number;
+  readonly total: number;
+  readonly signal: AbortSignal | undefined;
+  readonly onStep: ((s: Step, r: StepResult) => void) | undefined;
+  /** Steps whose context value this workflow wrote; only those are removed again when a rerun fails. */
+  readonly written: Set<string>;
+  readonly uiErrors: string[];
+}
+
+/** How a step ended: accepted or not, and whether the workflow must stop here. */
+export interface StepOutcome {
+  readonly passed: boolean;
+  readonly stop: boolean;
+}
+
+interface Start {
+  readonly prompt: string;
+  readonly resume: string | null;
+  readonly fork: boolean;
+}
+
+/** Runs `s` to the end of its attempts and applies its outcome to the context. */
+export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
+  const { ctx, sink } = run;
+  const name = s.name;
+  const tally = { attempts: 0, costUsd: 0 };
+  let result: StepResult | null = null;
+  try {
+    const sessions = (ctx._sessions ??= {});
+    const carried = s.resumeFrom ? null : (run.continuity?.carry.get(name) ?? null);
+    const initial: Start = {
+      prompt: await renderStep(s, ctx, { resuming: carried !== null }),
+      resume: s.resumeFrom ? sourceSession(s, sessions, s.resumeFrom) : carried,
+      fork: s.fork ?? false,
+    };
+    const woke = ctx._woke ?? 1;
+    const retries = s.retries ?? 0;
+    let current = initial;
+    let passed = false;
+    let aborted: string | null = null;
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      if (attempt > 0 && run.signal?.aborted === true) break;
+      const label = attemptLabel(name, attempt, typeof s.onReject === 'function');
+      const resumed = carried !== null && current === initial;
+      sink?.(stepEvent(label, { index: run.index, total: run.total, resumed, woke }));
+      const goneSession = attempt === 0 ? run.continuity?.gone.get(name) : undefined;
+      if (goneSession !== undefined && initial.resume === null) {
+        const text = uiText('step.sessionMissing', { step: name, session: goneSession }, lang());
+        sink?.(warningEvent('session_missing', text, name));
+      }
+      tally.attempts++;
+      result = await runAttempt(s, label, current, run);
+      tally.costUsd += result.costUsd;
+      if (result.error === KILLED || run.signal?.aborted === true) break;
+      try {
+        // Exactly once per successful attempt, never after a failed one: gates may freeze files.
+        passed = result.ok && (typeof s.gate !== 'function' || (await s.gate(result, ctx)) === true);
+        if (passed || attempt === retries) break;
+        current = await nextStart(s, result, initial, ctx);
+      } catch (error) {
+        if (!isStepAbort(error)) throw error;
+        aborted = error.message;
+        ctx._aborted = aborted;
+        break;
+      }
+    }
+    if (result === null) throw new Error(`step '${name}' ran no attempt`);
+    return await settle(s, result, passed, aborted, tally, run);
+  } catch (error) {
+    sink?.(
+      stepEndEvent(name, {
+        ok: false,
+        error: errorText(error),
+        costUsd: tally.costUsd,
+        attempts: tally.attempts,
+      }),
+    );
+    throw error;
+  }
+}
+
+/** The session `s` resumes from its `resumeFrom` step; a missing one is a mistake in the workflow. */
+function sourceSession(s: Step, sessions: Record<string, string>, from: string): string {
+  const sessionId = sessions[from];
+  if (sessionId === undefined || sessionId === '') {
+    throw new FlowerError('MISSING_SESSION', uiText('step.noResumeSource', { step: s.name, from }, lang()));
+  }
+  return sessionId;
+}
+
+/**
+ * Where the attempt after a failed one starts. After a gate rejection with `onReject` and a session: the
+ * rejected session, resumed (not forked) with the feedback as prompt. Otherwise — no `onReject`, an empty
+ * reply, no session, or a failed run — the step starts over as its first attempt did.
+ */
+async function nextStart(s: Step, result: StepResult, initial: Start, ctx: Ctx): Promise<Start> {
+  if (typeof s.onReject !== 'function' || !result.ok || result.sessionId === null) return initial;
+  const reply = await s.onReject(result, ctx);
+  if (typeof reply !== 'string' || reply.trim() === '') return initial;
+  return { prompt: reply, resume: result.sessionId, fork: false };
+}
+
+/** One `rt.run` with the lineage hook in front of the runtime's own `onSession`, restored afterwards. */
+async function runAttempt(s: Step, label: string, start: Start, run: StepRun): Promise<StepResult> {
+  const { rt, continuity } = run;
+  const previous = rt.onSession;
+  if (continuity !== null) {
+    rt.onSession = (sessionId: string): void => {
+      try {
+        continuity.lineage.remember(s.name, sessionId);
+      } catch (error) {
+        run.uiErrors.push(`lineage: ${errorText(error)}`);
+      }
+      previous?.(sessionId);
+    };
+  }
+  try {
+    return await rt.run(s.spec, start.prompt, {
+      stepName: label,
+      resume: start.resume,
+      fork: start.resume !== null && start.fork,
+      onEvent: run.sink,
+      verbatim: s.verbatim ?? false,
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
+    });
+  } finally {
+    // Only the step's own run is remembered: a gate's judge runs on the same runtime and must not be.
+    rt.onSession = previous;
+  }
+}
+
+/** Records the final result, tells `onStep`, and writes (or withholds) the step's context value. */
+async function settle(
+  s: Step,
+  result: StepResult,
+  passed: boolean,
+  aborted: string | null,
+  tally: { attempts: number; costUsd: number },
+  run: StepRun,
+): Promise<StepOutcome> {
+  const { ctx } = run;
+  const name = s.name;
+  (ctx._results ??= {})[name] = result;
+  if (result.sessionId !== null && result.sessionId !== '') {
+    (ctx._sessions ??= {})[name] = result.sessionId;
+    run.continuity?.lineage.remember(name, result.sessionId);
+  }
+  try {
+    run.onStep?.(s, result);
+  } catch (error) {
+    run.uiErrors.push(`onStep(${name}): ${errorText(error)}`);
+  }
+  const killed = result.error === KILLED || run.signal?.aborted === true;
+  const onFail = s.onFail ?? 'stop';
+  if (passed) {
+    ctx[name] = typeof s.reduce === 'function' ? await s.reduce(result, ctx) : result.text;
+    run.written.add(name);
+  } else if (onFail === 'continue' && !killed) {
+    // Not reduced: reduce may assume an accepted result.
+    ctx[name] = result.text;
+    run.written.add(name);
+  } else if (run.written.has(name)) {
+    // What an earlier run of this workflow wrote must not pass for this run's output.
+    delete ctx[name];
+    run.written.delete(name);
+  }
+  const stop = !passed && (killed || onFail === 'stop');
+  if (stop) ctx._failedAt = name;
+  const error = passed ? null : (aborted ?? result.error ?? 'rejected by the gate');
+  run.sink?.(stepEndEvent(name, { ok: passed, error, ...tally }));
+  return { passed, stop };
+}
+
+function lang(): ReturnType<typeof languageOf> {
+  return languageOf(processEnvironment());
+}

@@ -1,0 +1,148 @@
+/**
+ * `Step`: one agent run inside a workflow, with the rules that decide whether it runs, whether its result
+ * is accepted, how often it is rerun and what it leaves in the shared context (runtime.md §9). `step()`
+ * builds one with the defaults filled in and checks the values a typo would get wrong.
+ *
+ * @module
+ */
+import type { AgentSpec } from '../agent/agent-spec.js';
+import type { EventSink } from '../events/flower-event.js';
+import type { Lineage } from '../runtime/lineage.js';
+import type { StepResult } from '../runtime/step-result.js';
+import type { RuntimeLike } from './runtime-like.js';
+
+/**
+ * The keys the framework itself keeps in a workflow's context. They begin with `_` so they never collide
+ * with a step's name (step names may not begin with `_`). Never written to disk.
+ */
+export interface WorkflowKeys {
+  /** The runtime the workflow runs on; gates use it to run a judge. */
+  _runtime: RuntimeLike;
+  /** The workflow's guarded event sink (or null), for gates that run agents of their own. */
+  _onEvent: EventSink | null;
+  /** The latest session id of every step, by base name; kept across runs of the same object. */
+  _sessions: Record<string, string>;
+  /** The last result of every step that ran, by base name. */
+  _results: Record<string, StepResult>;
+  /** The lineage of this run directory, when the workflow is continuous. */
+  _lineage: Lineage;
+  /** Which run of this workspace this is: 1 on the first, 2 after one wake, and so on. */
+  _woke: number;
+  /** The step the workflow stopped at; absent when the run succeeded. Cleared at the start of each run. */
+  _failedAt: string;
+  /** The message of a `StepAbort`; cleared at the start of each run. */
+  _aborted: string;
+  /** The brief written by the clarify step (a `Brief`). */
+  _brief: unknown;
+  /** Display names of the brief sections still missing after a rejected clarification. */
+  _briefMissing: string[];
+  /** The goal written by the goal step (a `Goal`). */
+  _goal: unknown;
+  /** The judge's last verdict (a `Verdict`). */
+  _verdict: unknown;
+  /** How many judge rounds have run. */
+  _goalRounds: number;
+}
+
+/** A workflow's shared context: step outputs by step name, the caller's own keys, and {@link WorkflowKeys}. */
+export type Ctx = Record<string, unknown> & Partial<WorkflowKeys>;
+
+/** A value computed from the context, synchronously or not. */
+export type StepFunction<T> = (ctx: Ctx) => T | Promise<T>;
+
+/** What the workflow does after a step failed: stop there, go on without its output, or go on with it. */
+export type OnFail = 'stop' | 'skip' | 'continue';
+
+/** One step of a {@link Workflow}. Never mutated by the workflow. */
+export interface Step {
+  /** Base name: the context key of its output, the lineage key and the manifest label of attempt 1. */
+  readonly name: string;
+  /** The agent that runs it. */
+  readonly spec: AgentSpec;
+  /** The prompt, or a function of the context that returns it. */
+  readonly prompt: string | StepFunction<string>;
+  /** Resume (or, with `fork`, branch from) the session of this earlier step instead of starting fresh. */
+  readonly resumeFrom?: string | null;
+  /** With `resumeFrom`: branch into a new session, leaving the earlier one untouched. */
+  readonly fork?: boolean;
+  /** Reruns after a failed or rejected attempt; 0 = one attempt. */
+  readonly retries?: number;
+  /** Accepts or rejects a successful attempt; called exactly once per successful attempt. */
+  readonly gate?: ((result: StepResult, ctx: Ctx) => boolean | Promise<boolean>) | null;
+  /** What a failure means for the rest of the workflow; `'stop'` by default. */
+  readonly onFail?: OnFail;
+  /** Run only when this returns true; a skipped step leaves no event and no result. */
+  readonly when?: StepFunction<boolean> | null;
+  /**
+   * After the gate rejected an attempt: the prompt that resumes the rejected session for the next one
+   * (feedback on what is still missing). An empty reply starts the next attempt from scratch.
+   */
+  readonly onReject?: ((result: StepResult, ctx: Ctx) => string | Promise<string>) | null;
+  /** The prompt used instead of `prompt` when the step resumes its own session from an earlier run. */
+  readonly resumePrompt?: string | StepFunction<string> | null;
+  /** Turns an accepted result into the step's context value; the result's text by default. */
+  readonly reduce?: ((result: StepResult, ctx: Ctx) => string | Promise<string>) | null;
+  /** Send the prompt verbatim: no slash commands, no `@path` expansion (decision 11). */
+  readonly verbatim?: boolean;
+}
+
+const ON_FAIL: readonly OnFail[] = ['stop', 'skip', 'continue'];
+
+/**
+ * Builds a {@link Step} with every option at its default (`retries: 0`, `onFail: 'stop'`, no gate) and
+ * `extra` on top. Throws a `TypeError` naming the step when a value cannot work.
+ */
+export function step(name: string, spec: AgentSpec, prompt: Step['prompt'], extra: Partial<Step> = {}): Step {
+  const built: Step = {
+    resumeFrom: null,
+    fork: false,
+    retries: 0,
+    gate: null,
+    onFail: 'stop',
+    when: null,
+    onReject: null,
+    resumePrompt: null,
+    reduce: null,
+    verbatim: false,
+    ...extra,
+    name,
+    spec,
+    prompt,
+  };
+  checkStep(built);
+  return built;
+}
+
+/**
+ * Throws a one-line `TypeError` when `candidate` cannot be run: a name that is empty, begins with `_`
+ * (framework keys) or contains `#` or `/` (attempt and judge labels), a missing spec or prompt, a bad
+ * `retries` or `onFail`.
+ */
+export function checkStep(candidate: Step): void {
+  const name: unknown = candidate.name;
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new TypeError('A workflow step needs a non-empty name.');
+  }
+  const label = `Step '${name}'`;
+  if (name.startsWith('_') || /[#/]/.test(name)) {
+    throw new TypeError(
+      `${label}: a step name may not begin with '_' or contain '#' or '/' (reserved for framework keys and attempt labels).`,
+    );
+  }
+  if (typeof candidate.spec !== 'object' || candidate.spec === null) {
+    throw new TypeError(`${label} has no agent spec; build one with agentSpec({ name, instructions }).`);
+  }
+  if (typeof candidate.prompt !== 'string' && typeof candidate.prompt !== 'function') {
+    throw new TypeError(`${label}: prompt must be a string or a function of the context.`);
+  }
+  const retries = candidate.retries ?? 0;
+  if (!Number.isInteger(retries) || retries < 0) {
+    throw new TypeError(`${label}: retries must be a whole number of 0 or more (got ${String(retries)}).`);
+  }
+  const onFail = candidate.onFail ?? 'stop';
+  if (!ON_FAIL.includes(onFail)) {
+    throw new TypeError(
+      `${label}: onFail must be 'stop', 'skip' or 'continue' (got ${JSON.stringify(onFail)}).`,
+    );
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * `Workflow`: a list of steps run in order on one runtime, sharing a context (runtime.md §9). It owns the
+ * parts around the steps: clearing what a previous run left in the context, continuity across processes,
+ * the human channel's event wiring, and stopping on a failure or an aborted signal.
+ *
+ * @module
+ */
+import { languageOf, uiText } from '../config/ui-text.js';
+import { processEnvironment } from '../config/process-environment.js';
+import { FlowerError } from '../errors.js';
+import type { EventSink } from '../events/flower-event.js';
+import type { StepResult } from '../runtime/step-result.js';
+import { openContinuity } from './continuity.js';
+import { runStep } from './run-step.js';
+import type { RuntimeLike } from './runtime-like.js';
+import { checkStep, type Ctx, type Step } from './step.js';
+import { guardSink, warningEvent } from './workflow-events.js';
+
+/** The part of a human channel the workflow touches: its event sink, wired when the channel has none. */
+export interface ChannelLike {
+  onEvent: EventSink | null;
+}
+
+/** How a {@link Workflow} is set up. */
+export interface WorkflowOptions {
+  /** For display; `'workflow'` by default. */
+  name?: string;
+  /** The context to start from (kept and reused by every run of this object); `{}` by default. */
+  context?: Ctx;
+  /** The human channel its agents ask through; gets the run's event sink when it has none. */
+  channel?: ChannelLike | null;
+  /** The workflow's own workbench; `flower run` prefers it over `-W`. */
+  workbench?: object | null;
+  /** Resume each step's session from earlier runs in the same run directory; true by default. */
+  continuous?: boolean;
+}
+
+/** Per-run options of {@link Workflow.run}. */
+export interface WorkflowRunOptions {
+  /** Receives every event of every step; a throw is kept in `uiErrors`, never fatal. */
+  onEvent?: EventSink | null;
+  /** Called after each step that ran, with its final result (also on failure). */
+  onStep?: (s: Step, r: StepResult) => void;
+  /** Aborting stops the running step (`killed-by-signal`) and the workflow; sessions stay resumable. */
+  signal?: AbortSignal;
+}
+
+/** Steps run in order on one runtime, sharing a context. */
+export class Workflow {
+  readonly name: string;
+  readonly steps: readonly Step[];
+  /** The shared context; the same object across runs, returned by {@link Workflow.run}. */
+  readonly context: Ctx;
+  readonly channel: ChannelLike | null;
+  readonly workbench: object | null;
+  readonly continuous: boolean;
+  /** Failures of event sinks, `onStep` and lineage writes: recorded, never fatal. */
+  readonly uiErrors: string[] = [];
+
+  /** Step outputs this object wrote, so a failed rerun can withdraw a stale one (not the caller's seeds). */
+  readonly #written = new Set<string>();
+  #running = false;
+
+  /** Throws a `TypeError` for an unusable step or two steps with the same name. */
+  constructor(steps: readonly Step[], options: WorkflowOptions = {}) {
+    const seen = new Set<string>();
+    for (const candidate of steps) {
+      checkStep(candidate);
+      if (seen.has(candidate.name)) {
+        throw new TypeError(
+          `Two steps are named '${candidate.name}'; step names must be unique (they key the context and lineage).`,
+        );
+      }
+      seen.add(candidate.name);
+    }
+    this.steps = [...steps];
+    this.name = options.name ?? 'workflow';
+    this.context = options.context ?? {};
+    this.channel = options.channel ?? null;
+    this.workbench = options.workbench ?? null;
+    this.continuous = options.continuous ?? true;
+  }
+
+  /**
+   * Runs the steps in order and returns the context. The run succeeded when `ctx._failedAt` is absent.
+   * Rejects only for mistakes in the workflow itself (a `resumeFrom` step without a session, a callback
+   * that throws something other than `StepAbort`) and with `RUNTIME_BUSY` when this object is running.
+   */
+  async run(rt: RuntimeLike, options: WorkflowRunOptions = {}): Promise<Ctx> {
+    if (this.#running) {
+      throw new FlowerError('RUNTIME_BUSY', uiText('step.busy', {}, languageOf(processEnvironment())));
+    }
+    this.#running = true;
+    const sink = guardSink(options.onEvent, this.uiErrors);
+    const channel = this.channel;
+    const wired = channel !== null && sink !== null && channel.onEvent == null;
+    if (wired) channel.onEvent = sink;
+    try {
+      const ctx = this.#prepare(rt, sink);
+      const continuity = this.continuous
+        ? openContinuity(rt, ctx, (code, text) => sink?.(warningEvent(code, text, null)), {
+            lang: languageOf(processEnvironment()),
+            uiErrors: this.uiErrors,
+          })
+        : null;
+      const total = this.steps.length;
+      for (const [position, current] of this.steps.entries()) {
+        if (options.signal?.aborted === true) {
+          ctx._failedAt = current.name;
+          break;
+        }
+        if (typeof current.when === 'function' && !(await current.when(ctx))) continue;
+        const outcome = await runStep(current, {
+          rt,
+          ctx,
+          sink,
+          continuity,
+          index: position + 1,
+          total,
+          signal: options.signal,
+          onStep: options.onStep,
+          written: this.#written,
+          uiErrors: this.uiErrors,
+        });
+        if (outcome.stop) break;
+      }
+      return ctx;
+    } finally {
+      if (wired && channel.onEvent === sink) channel.onEvent = null;
+      this.#running = false;
+    }
+  }
+
+  /** Sets the per-run keys and removes what only described the previous run (runtime.md §14 #11). */
+  #prepare(rt: RuntimeLike, sink: EventSink | null): Ctx {
+    const ctx = this.context;
+    delete ctx._failedAt;
+    delete ctx._aborted;
+    delete ctx._lineage;
+    delete ctx._woke;
+    ctx._runtime = rt;
+    ctx._onEvent = sink;
+    ctx._sessions ??= {};
+    ctx._results ??= {};
+    return ctx;
+  }
+}
