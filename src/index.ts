@@ -18,6 +18,13 @@ export type {
   SessionStoreEntry,
 } from './agent/claude-sdk.js';
 
+export { agentSpec, DEFAULT_ALLOWED_TOOLS } from './agent/agent-spec.js';
+export type { AgentSpec } from './agent/agent-spec.js';
+export { buildOptions } from './agent/build-options.js';
+export { CompactPolicy } from './agent/compact-policy.js';
+export type { CompactMode } from './agent/compact-policy.js';
+export { projectKey } from './agent/project-key.js';
+
 export { FlowerError, isFlowerError } from './errors.js';
 export type { FlowerErrorCode } from './errors.js';
 
@@ -38,6 +45,43 @@ export { humanDuration, uiText } from './config/ui-text.js';
 export type { CatalogKey, Lang } from './config/ui-text.js';
 
 export { isEphemeral } from './guards/ephemeral-command.js';
+export type { Guard, GuardDecision, ToolHookInput } from './guards/guard.js';
+export { mergeHooks, toHooks } from './guards/hooks.js';
+export type { HooksConfig } from './guards/hooks.js';
+export { whitelistGuard } from './guards/whitelist-guard.js';
+export { isMainThread } from './guards/main-thread.js';
+
+export { normalize } from './events/normalize.js';
+export { eventToString } from './events/event-to-string.js';
+export { createTerminalRenderer } from './render/terminal-renderer.js';
+export type { TerminalRenderer, TerminalRendererOptions } from './render/terminal-renderer.js';
+
+export { Runtime } from './runtime/runtime.js';
+export { durationS } from './runtime/step-result.js';
+export type { StepResult } from './runtime/step-result.js';
+export { newRunId } from './runtime/run-id.js';
+export { readManifest } from './runtime/manifest.js';
+export type { ManifestRow } from './runtime/manifest.js';
+export { Lineage } from './runtime/lineage.js';
+export type { LineageNotice, LineageOpenOptions } from './runtime/lineage.js';
+export { wakeState } from './runtime/wake-state.js';
+export type { WakeState, WakeStateOptions } from './runtime/wake-state.js';
+export { Resilience } from './runtime/resilience.js';
+export type { ResilienceClock, ResilienceDependencies, WaitNotice } from './runtime/resilience.js';
+export type { ResilienceSettings } from './runtime/resilience-settings.js';
+export { classify } from './runtime/classify-error.js';
+export { endpoint, reachable } from './runtime/network-probe.js';
+
+export { Workflow } from './workflow/workflow.js';
+export type { WorkflowOptions, WorkflowRunOptions } from './workflow/workflow.js';
+export { step } from './workflow/step.js';
+export type { Ctx, OnFail, Step, StepFunction, WorkflowKeys } from './workflow/step.js';
+export { renderStep } from './workflow/render-step.js';
+export { StepAbort } from './workflow/step-abort.js';
+export { STEP_NAMES, verdictLabel } from './workflow/step-names.js';
+export type { RuntimeLike } from './workflow/runtime-like.js';
+export { NOTES, NOTES_ZH, workbenchPath } from './workbench/workbench-path.js';
+export { parseSections } from './roles/parse-sections.js';
 
 export type { ErrorKind, EventKind, EventSink, FlowerEvent, WarningCode } from './events/flower-event.js';
 
