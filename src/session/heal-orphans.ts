@@ -1,0 +1,158 @@
+/**
+ * Answers tool calls that never got a result. An interrupt at a message boundary can leave a `tool_use`
+ * with no `tool_result`; the Messages API then rejects every later request with a 400, so the session could
+ * never be resumed. Healing adds a synthetic result instead of deleting the call: deleting would re-chain an
+ * assistant entry that may hold valid blocks (cs §6.8).
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import {
+  blocksOf,
+  isToolResult,
+  isToolUse,
+  messageOf,
+  parentOf,
+  uuidOf,
+  type ContentBlock,
+  type Entry,
+} from './entry-content.js';
+
+/** Envelope fields a heal entry copies from the assistant entry it answers, so it reads like the harness's own. */
+const ENVELOPE_FIELDS = [
+  'isSidechain',
+  'agentId',
+  'userType',
+  'entrypoint',
+  'cwd',
+  'sessionId',
+  'version',
+  'gitBranch',
+];
+
+/** A model reply with calls left unanswered before the next reply. */
+interface UnansweredReply {
+  /** Index of the reply's last entry, or of the last result answering it. */
+  tail: number;
+  /** Unanswered tool_use ids with the index of the assistant entry holding each. */
+  calls: Array<[string, number]>;
+}
+
+/**
+ * Finds every `tool_use` not answered by a `tool_result` before the next model reply (the API's rule, not
+ * "a result exists somewhere": cs §11.17) and inserts one synthetic `user` entry per assistant entry holding
+ * such calls, with a result of `text` for each. The heal entry hangs off that assistant entry, as the
+ * harness hangs every result off its call; when that entry ends the reply, whatever followed it is
+ * re-pointed to the heal entry so the parent chain runs through it. Ids are derived from the assistant's uuid,
+ * so loading twice gives the same transcript. The input array and its entries are not modified.
+ */
+export function healOrphans(entries: readonly Entry[], text: string): { entries: Entry[]; healed: number } {
+  const insertions = new Map<number, Entry[]>();
+  const repoint = new Map<string, string>();
+  let healed = 0;
+  for (const reply of unansweredReplies(entries)) {
+    const byHolder = new Map<number, string[]>();
+    for (const [id, holder] of reply.calls) {
+      const ids = byHolder.get(holder);
+      if (ids === undefined) byHolder.set(holder, [id]);
+      else ids.push(id);
+    }
+    const heals: Entry[] = [];
+    for (const [holder, ids] of byHolder) {
+      const assistant = entries[holder] as Entry;
+      const heal = healEntry(assistant, entries[reply.tail] ?? assistant, ids, text);
+      heals.push(heal);
+      healed += ids.length;
+      const holderUuid = uuidOf(assistant);
+      if (holder === reply.tail && holderUuid !== null) repoint.set(holderUuid, heal.uuid as string);
+    }
+    insertions.set(reply.tail, heals);
+  }
+  if (healed === 0) return { entries: [...entries], healed: 0 };
+
+  const out: Entry[] = [];
+  for (let index = 0; index < entries.length; index += 1) {
+    out.push(repointed(entries[index] as Entry, repoint));
+    const heals = insertions.get(index);
+    if (heals !== undefined) out.push(...heals);
+  }
+  return { entries: out, healed };
+}
+
+/**
+ * Walks the transcript reply by reply (assistant entries sharing `message.id`) and returns the replies that
+ * have calls without a result before the next reply. One pending map serves every reply, so a long
+ * transcript costs no allocation per turn.
+ */
+function unansweredReplies(entries: readonly Entry[]): UnansweredReply[] {
+  const found: UnansweredReply[] = [];
+  const pending = new Map<string, number>();
+  let key: string | null = null;
+  let tail = -1;
+  const close = (): void => {
+    if (pending.size > 0) found.push({ tail, calls: [...pending] });
+    pending.clear();
+  };
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as Entry;
+    if (entry.type === 'assistant') {
+      const id = messageOf(entry)?.['id'];
+      const next = typeof id === 'string' ? id : `#${index}`;
+      if (next !== key) {
+        close();
+        key = next;
+      }
+      tail = index;
+      const blocks = blocksOf(entry) ?? [];
+      for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
+        const block = blocks[blockIndex] as ContentBlock;
+        if (isToolUse(block)) pending.set(block.id, index);
+      }
+      continue;
+    }
+    if (entry.type !== 'user' || key === null) continue;
+    const blocks = blocksOf(entry) ?? [];
+    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
+      const block = blocks[blockIndex] as ContentBlock;
+      if (isToolResult(block) && pending.delete(block.tool_use_id)) tail = index;
+    }
+  }
+  close();
+  return found;
+}
+
+/** The synthetic `user` entry answering `ids` of `assistant`. */
+function healEntry(assistant: Entry, tail: Entry, ids: string[], text: string): Entry {
+  const assistantUuid = uuidOf(assistant);
+  const heal: Entry = { type: 'user', uuid: derivedUuid(`flower-heal:${assistantUuid ?? ids.join(',')}`) };
+  heal['parentUuid'] = assistantUuid ?? parentOf(assistant);
+  for (const field of ENVELOPE_FIELDS) if (assistant[field] !== undefined) heal[field] = assistant[field];
+  heal['message'] = {
+    role: 'user',
+    content: ids.map((id) => ({ type: 'tool_result', tool_use_id: id, content: text, is_error: false })),
+  };
+  if (assistantUuid !== null) heal['sourceToolAssistantUUID'] = assistantUuid;
+  const timestamp = tail.timestamp ?? assistant.timestamp;
+  if (timestamp !== undefined) heal.timestamp = timestamp;
+  return heal;
+}
+
+/** A UUID-shaped id (RFC 4122 layout, name-based) derived from `name`, so healing is deterministic. */
+export function derivedUuid(name: string): string {
+  const hex = createHash('sha256').update(name, 'utf8').digest('hex');
+  const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function repointed(entry: Entry, repoint: ReadonlyMap<string, string>): Entry {
+  if (repoint.size === 0) return entry;
+  const parent = entry['parentUuid'];
+  const leaf = entry['leafUuid'];
+  const newParent = typeof parent === 'string' ? repoint.get(parent) : undefined;
+  const newLeaf = typeof leaf === 'string' ? repoint.get(leaf) : undefined;
+  if (newParent === undefined && newLeaf === undefined) return entry;
+  const copy: Entry = { ...entry };
+  if (newParent !== undefined) copy['parentUuid'] = newParent;
+  if (newLeaf !== undefined) copy['leafUuid'] = newLeaf;
+  return copy;
+}

@@ -1,0 +1,157 @@
+/**
+ * Layer 4c, errors: drops synthetic API-error entries and all but the newest denied calls, neutralises
+ * results cut off by an interrupt, re-links the parent chain and heals orphaned tool calls (cs §6.6). Trim
+ * drops by size and value, prune by "is it an error"; the two stay separate.
+ *
+ * @module
+ */
+import {
+  blocksOf,
+  isProtected,
+  isToolResult,
+  isToolUse,
+  messageOf,
+  uuidOf,
+  withBlocks,
+  type ContentBlock,
+  type Entry,
+} from './entry-content.js';
+import { healOrphans } from './heal-orphans.js';
+import type { PrunePolicy } from './prune-policy.js';
+import { relink } from './relink.js';
+import type { Transform } from './transform.js';
+
+/**
+ * A synthetic assistant entry: an "API Error: …" left by a failed request (`isApiErrorMessage`) or another
+ * harness-made reply (`model: '<synthetic>'`). Fed back, the model believes it was discussing a network failure.
+ */
+export function isApiError(entry: Entry): boolean {
+  if (entry.type !== 'assistant') return false;
+  return Boolean(entry['isApiErrorMessage']) || messageOf(entry)?.['model'] === '<synthetic>';
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** The tool_use ids an entry records as denied (every result of a marked entry, not only the first). */
+export function deniedIds(entry: Entry, kinds: readonly string[]): readonly string[] {
+  const kind = entry['toolDenialKind'];
+  if (typeof kind !== 'string' || !kinds.includes(kind)) return NONE;
+  return (blocksOf(entry) ?? []).filter(isToolResult).map((block) => block.tool_use_id);
+}
+
+/** True for a result block left by an interrupt: an error whose text starts the harness's interrupt marker. */
+function isInterruptBlock(block: ContentBlock): boolean {
+  const content = block['content'];
+  return (
+    isToolResult(block) &&
+    block['is_error'] === true &&
+    typeof content === 'string' &&
+    content.includes('[Request interrupted')
+  );
+}
+
+/**
+ * Runs the prune layer over `entries` (see the module comment). The input array and its entries are not
+ * modified; protected entries (compact summaries, meta) are never touched.
+ */
+export function prune(entries: readonly Entry[], policy: PrunePolicy): Transform {
+  const dead = deadDenials(entries, policy);
+  const drop = new Set<string>();
+  const out: Entry[] = [];
+  let pruned = 0;
+  // Indexed loops in the per-load passes: no iterator objects on a 10,000-entry transcript.
+  for (let index = 0; index < entries.length; index += 1) {
+    let entry = entries[index] as Entry;
+    // Only conversation entries hold calls, results or API errors; markers and attachments pass untouched.
+    if ((entry.type !== 'user' && entry.type !== 'assistant') || isProtected(entry)) {
+      out.push(entry);
+      continue;
+    }
+    const uuid = uuidOf(entry);
+    if (dead.size > 0) {
+      const stripped = dropBlocks(entry, dead);
+      if (stripped === 'empty') {
+        // Keep the original in the list: relink reads the dropped entry's own parent.
+        if (uuid !== null) drop.add(uuid);
+        out.push(entry);
+        continue;
+      }
+      entry = stripped;
+    }
+    if (policy.dropApiErrors && uuid !== null && isApiError(entry)) {
+      drop.add(uuid);
+      pruned += 1;
+      out.push(entry);
+      continue;
+    }
+    if (policy.neutralizeInterrupts) entry = neutralizeInterrupts(entry, policy.interruptText);
+    out.push(entry);
+  }
+  const report = { pruned, denialsDropped: dead.size, healed: 0 };
+  const relinked = drop.size > 0 ? relink(out, drop) : out;
+  if (!policy.healOrphans) return { entries: relinked, report };
+  const healed = healOrphans(relinked, policy.orphanText);
+  return { entries: healed.entries, report: { ...report, healed: healed.healed } };
+}
+
+/**
+ * The denied tool_use ids to remove: all but the newest `keepDenials`. An id is only taken when both its
+ * call and its result can go (cs §11.19): a protected entry, or a uuid-less entry that would be left empty
+ * (it cannot be dropped), keeps the pair.
+ */
+function deadDenials(entries: readonly Entry[], policy: PrunePolicy): Set<string> {
+  const denied: string[] = [];
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as Entry;
+    if (entry.type === 'user' && entry['toolDenialKind'] !== undefined && !isProtected(entry)) {
+      denied.push(...deniedIds(entry, policy.denialKinds));
+    }
+  }
+  const older =
+    policy.keepDenials > 0 ? denied.slice(0, Math.max(0, denied.length - policy.keepDenials)) : denied;
+  if (older.length === 0) return new Set();
+  const dead = new Set(older);
+  for (const entry of entries) {
+    const blocks = blocksOf(entry);
+    if (blocks === null) continue;
+    let hits = 0;
+    for (const block of blocks) if (dead.has(blockToolId(block) ?? '')) hits += 1;
+    if (hits === 0) continue;
+    if (isProtected(entry) || (hits === blocks.length && uuidOf(entry) === null)) {
+      for (const block of blocks) dead.delete(blockToolId(block) ?? '');
+    }
+  }
+  return dead;
+}
+
+function blockToolId(block: ContentBlock): string | null {
+  if (isToolUse(block)) return block.id;
+  if (isToolResult(block)) return block.tool_use_id;
+  return null;
+}
+
+/**
+ * Removes the tool_use and tool_result blocks of the given ids. Unchanged when nothing matched, `'empty'`
+ * when nothing is left (the caller drops the entry), else a copy without `toolUseResult` (the denial text
+ * again, for the UI).
+ */
+export function dropBlocks(entry: Entry, ids: ReadonlySet<string>): Entry | 'empty' {
+  const blocks = blocksOf(entry);
+  if (blocks === null || !blocks.some((block) => ids.has(blockToolId(block) ?? ''))) return entry;
+  const kept = blocks.filter((block) => !ids.has(blockToolId(block) ?? ''));
+  if (kept.length === blocks.length) return entry;
+  if (kept.length === 0) return 'empty';
+  const { toolUseResult: _unused, ...rest } = withBlocks(entry, kept);
+  return rest as Entry;
+}
+
+function neutralizeInterrupts(entry: Entry, text: string): Entry {
+  if (entry.type !== 'user') return entry;
+  const blocks = blocksOf(entry);
+  if (blocks === null || !blocks.some(isInterruptBlock)) return entry;
+  // The block stays (red line 1); only its text and error flag change.
+  return withBlocks(
+    entry,
+    blocks.map((block) => (isInterruptBlock(block) ? { ...block, content: text, is_error: false } : block)),
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * Re-attaches the children of removed entries to their nearest surviving ancestor (cs §6.7, structural red
+ * line 3). The harness rebuilds a conversation by walking `parentUuid` back from the leaf, so one broken
+ * link would silently lose all earlier history.
+ *
+ * @module
+ */
+import { parentOf, uuidOf, type Entry } from './entry-content.js';
+
+/**
+ * Fields that name another entry by uuid. Besides `parentUuid` the harness follows `logicalParentUuid`
+ * (across a compact boundary) and `sourceToolAssistantUUID` (a result's tool call), and a `last-prompt`
+ * entry names the leaf to resume from in `leafUuid` (seen in Claude Code 2.1.334).
+ */
+export const UUID_REFERENCE_FIELDS = [
+  'parentUuid',
+  'logicalParentUuid',
+  'sourceToolAssistantUUID',
+  'leafUuid',
+] as const;
+
+/**
+ * Returns the entries whose uuid is not in `drop`, with every reference to a dropped uuid re-pointed to the
+ * nearest surviving ancestor (or `null` when none survives). Pass the full list, dropped entries included:
+ * the ancestry of a dropped entry is read from the dropped entry itself, so pre-filtering would break
+ * removals in the middle of a chain. The input array and its entries are not modified.
+ */
+export function relink(entries: readonly Entry[], drop: ReadonlySet<string>): Entry[] {
+  if (drop.size === 0) return [...entries];
+  const parents = new Map<string, string | null>();
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as Entry;
+    const uuid = uuidOf(entry);
+    if (uuid !== null && drop.has(uuid)) parents.set(uuid, parentOf(entry));
+  }
+  const survivor = (start: string): string | null => {
+    const seen = new Set<string>();
+    let current: string | null = start;
+    // The cycle guard matters: a corrupt transcript with a parent loop must not hang a resume.
+    while (current !== null && drop.has(current) && !seen.has(current)) {
+      seen.add(current);
+      current = parents.get(current) ?? null;
+    }
+    return current !== null && drop.has(current) ? null : current;
+  };
+  const out: Entry[] = [];
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as Entry;
+    const uuid = uuidOf(entry);
+    if (uuid !== null && drop.has(uuid)) continue;
+    let copy: Record<string, unknown> | null = null;
+    for (let fieldIndex = 0; fieldIndex < UUID_REFERENCE_FIELDS.length; fieldIndex += 1) {
+      const field = UUID_REFERENCE_FIELDS[fieldIndex] as (typeof UUID_REFERENCE_FIELDS)[number];
+      const target = entry[field];
+      if (typeof target !== 'string' || !drop.has(target)) continue;
+      copy ??= { ...entry };
+      copy[field] = survivor(target);
+    }
+    out.push(copy === null ? entry : (copy as Entry));
+  }
+  return out;
+}

@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'vitest';
+import { emptyLoadReport } from './load-report.js';
+import { trimReport } from './trim-report.js';
+
+describe('trimReport', () => {
+  test('says so when nothing was done', () => {
+    expect(trimReport(emptyLoadReport())).toBe('Nothing trimmed');
+  });
+
+  test('names only expiry when only expiry happened', () => {
+    expect(trimReport({ ...emptyLoadReport(), expired: 3 })).toBe(
+      'Marked 3 stale command results as expired',
+    );
+  });
+
+  test('renders every counter, tokens as characters / 4', () => {
+    const report = {
+      expired: 2,
+      cleared: 4,
+      kept: 20,
+      charsSaved: 48_123,
+      pruned: 1,
+      denialsDropped: 2,
+      healed: 1,
+      errors: ['x'],
+    };
+    expect(trimReport(report)).toBe(
+      'Archived 4 old tool results (kept the 20 most recent large ones), saving ~12,030 tokens; ' +
+        'marked 2 stale command results as expired; removed 1 API-error entries; removed 2 old denied calls; ' +
+        'answered 1 interrupted tool calls; 1 spill errors',
+    );
+  });
+
+  test('speaks Chinese when asked', () => {
+    expect(trimReport({ ...emptyLoadReport(), expired: 1 }, 'zh')).toBe('1 个命令结果已标记过期');
+  });
+});

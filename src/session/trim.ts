@@ -1,0 +1,117 @@
+/**
+ * Layer 4b, size: old large tool results are written to `<workspace>/<spillDirname>/<sha256[0:16]>.txt`
+ * and replaced in the resumed context by a pointer the agent can `Read` (cs §6.5). The stored transcript is
+ * never changed, so turning trim off and resuming again restores everything.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  blocksOf,
+  codePointLength,
+  fillTemplate,
+  isProtected,
+  isToolResult,
+  resultText,
+  resultTextLength,
+  type ContentBlock,
+  withResultContents,
+  type Entry,
+} from './entry-content.js';
+import type { TrimPolicy } from './trim-policy.js';
+import type { Transform } from './transform.js';
+
+interface Site {
+  entryIndex: number;
+  blockIndex: number;
+  text: string;
+}
+
+/**
+ * Spills every large tool result (text of at least `minChars`) except the newest `keepRecent` and puts a
+ * pointer in its place. A spill file that cannot be written leaves its block untouched and is recorded in
+ * `report.errors`: an I/O problem must never abort a resume (cs §11.14). Identical content maps to one file,
+ * written once. The input array and its entries are not modified.
+ */
+export function trim(
+  entries: readonly Entry[],
+  policy: TrimPolicy,
+  options: { workspace: string },
+): Transform {
+  const sites: Site[] = [];
+  // Plain loops: this runs over every block of a long transcript on each resume; no closure per entry.
+  for (let entryIndex = 0; entryIndex < entries.length; entryIndex += 1) {
+    const entry = entries[entryIndex] as Entry;
+    if (entry.type !== 'user' || isProtected(entry)) continue;
+    const blocks = blocksOf(entry) ?? [];
+    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
+      const block = blocks[blockIndex] as ContentBlock;
+      if (!isToolResult(block)) continue;
+      // The UTF-16 length bounds the code-point count from both sides (a code point is one or two units):
+      // only results between minChars and twice that need an exact count to be judged.
+      const length = resultTextLength(block['content']);
+      if (length === null || length < policy.minChars) continue;
+      const text = resultText(block['content']) as string;
+      if (length >= 2 * policy.minChars || codePointLength(text) >= policy.minChars) {
+        sites.push({ entryIndex, blockIndex, text });
+      }
+    }
+  }
+  const keep = policy.keepRecent > 0 ? Math.min(policy.keepRecent, sites.length) : 0;
+  const targets = sites.slice(0, sites.length - keep);
+  if (targets.length === 0) {
+    return { entries: [...entries], report: { cleared: 0, kept: sites.length, charsSaved: 0 } };
+  }
+
+  const directory = resolve(options.workspace, policy.spillDirname);
+  const errors: string[] = [];
+  const replacements = new Map<number, Map<number, string>>();
+  let cleared = 0;
+  let charsSaved = 0;
+  // The spill files already there, read once: one directory listing instead of a stat per target.
+  let existing: Set<string> | null = null;
+  for (const site of targets) {
+    try {
+      if (existing === null) {
+        mkdirSync(directory, { recursive: true });
+        existing = new Set(readdirSync(directory));
+      }
+      const path = spillFile(directory, site.text, existing);
+      const chars = codePointLength(site.text);
+      const pointer = fillTemplate(policy.text, { n: chars, path });
+      const forEntry = replacements.get(site.entryIndex) ?? new Map<number, string>();
+      forEntry.set(site.blockIndex, pointer);
+      replacements.set(site.entryIndex, forEntry);
+      cleared += 1;
+      charsSaved += Math.max(0, chars - codePointLength(pointer));
+    } catch (error) {
+      errors.push(`trim: could not write a spill file in ${directory}: ${(error as Error).message}`);
+    }
+  }
+  const out = entries.map((entry, index) => {
+    const forEntry = replacements.get(index);
+    return forEntry === undefined ? entry : withResultContents(entry, forEntry);
+  });
+  const report = { cleared, kept: sites.length - cleared, charsSaved };
+  return { entries: out, report: errors.length > 0 ? { ...report, errors } : report };
+}
+
+/**
+ * Writes `text` to `<directory>/<first 16 hex of sha256>.txt` unless that file exists, and returns its
+ * absolute path. Content-addressed, so the same result is stored once however often it is trimmed.
+ * `existing` (file names known to be in `directory`) saves a stat per call and learns the files written.
+ */
+export function spillFile(directory: string, text: string, existing?: Set<string>): string {
+  const name = `${createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16)}.txt`;
+  const path = join(directory, name);
+  if (existing?.has(name) ?? existsSync(path)) return path;
+  // Temp file + rename: a crash mid-write never leaves a truncated file under the final name, which the
+  // existence check above would then trust forever.
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, 'utf8');
+  renameSync(temporary, path);
+  existing?.add(name);
+  return path;
+}
