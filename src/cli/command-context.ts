@@ -4,6 +4,7 @@
  * @module
  */
 import type { AgentBackend } from '../agent/agent-backend.js';
+import type { Resilience } from '../runtime/resilience.js';
 import type { SetupRunner } from './ensure-credentials.js';
 import type { CliIo } from './cli-io.js';
 import type { SignalTarget } from './signals.js';
@@ -13,6 +14,8 @@ export interface CommandContext {
   io: CliIo;
   /** Runs agents; the real SDK when absent. */
   backend?: AgentBackend;
+  /** Replaces the resilience of the runtimes the commands build (tests: no waiting, no network probe). */
+  resilience?: Resilience;
   /** Receives signal handlers; `process` when absent. */
   signals?: SignalTarget;
   /** Replaces the interactive setup dialogue. */

@@ -138,7 +138,7 @@ export function createProgram(handlers: CommandHandlers, output: ProgramOutput):
 
   program
     .command('run')
-    .description(`Run a workflow you wrote (target = module:export) ${NOT_YET}`)
+    .description('Run a workflow you wrote (target = module:export)')
     .argument('<target>', 'module:export, e.g. ./flows.js:main')
     .option('-b, --budget <usd>', 'dollar cap for the whole run', parseBudget)
     .action(async (target, options) => {

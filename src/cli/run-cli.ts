@@ -12,6 +12,7 @@ import { sanitizeLine } from '../render/sanitize.js';
 import { useColor } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import { onceCommand } from './commands/once.js';
+import { runCommand } from './commands/run.js';
 import { runSetupCommand } from './commands/setup.js';
 import { rewriteArgv, rewriteSetsOf } from './default-subcommand.js';
 import { nearSubcommand } from './near-subcommand.js';
@@ -22,9 +23,9 @@ import { createProgram, type CommandHandlers } from './program.js';
 export async function runCli(argv: readonly string[], context: CommandContext): Promise<number> {
   const { io } = context;
   const handlers: CommandHandlers = {
-    // Registered so the rewrite and the help know them; each arrives with its own issue.
+    // Registered so the rewrite and the help know it; it arrives with its own issue.
     go: async () => notYet('go'),
-    run: async () => notYet('run'),
+    run: (target, options, globals) => runCommand(target, options, globals, context),
     once: (prompt, options, globals) => onceCommand(prompt, options, globals, context),
     setup: async () => {
       const config = loadConfig({ env: io.env, cwd: io.cwd });
@@ -36,7 +37,7 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       return outcome.completed ? 0 : 1;
     },
   };
-  function notYet(command: 'go' | 'run'): number {
+  function notYet(command: 'go'): number {
     io.stderr.write(`${pendingText('err.notYet', { command })}\n`);
     return 1;
   }

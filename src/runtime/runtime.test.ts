@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -8,6 +8,8 @@ import type { HookInput, HookJSONOutput } from '../agent/claude-sdk.js';
 import { isFlowerError } from '../errors.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { ScriptedBackend } from '../testing/scripted-backend.js';
+import { SdkLikeBackend } from '../../test/support/sdk-like-backend.js';
+import { PruningSessionStore } from '../session/pruning-session-store.js';
 import { readManifest } from './manifest.js';
 import { Runtime } from './runtime.js';
 
@@ -195,7 +197,14 @@ describe('Runtime', () => {
       forkSession: true,
       settingSources: [],
       env: { CLAUDE_CONFIG_DIR: join(runtime.runDir, 'claude'), ANTHROPIC_API_KEY: 'sk-test' },
+      sessionStoreFlush: 'eager',
     });
+    // The SDK talks to the runtime's store through an observing wrapper, so each response can be priced.
+    await options?.sessionStore?.append({ projectKey: runtime.projectKey, sessionId: 'probe' }, [
+      { type: 'user', uuid: 'u-probe', message: { role: 'user', content: 'hi' } },
+    ]);
+    expect(runtime.hasSession('probe')).toBe(true);
+    expect(runtime.store).toBeInstanceOf(PruningSessionStore);
     const gate = options?.hooks?.PreToolUse?.[0]?.hooks[0];
     const ask = async (tool: string): Promise<HookJSONOutput | undefined> =>
       gate?.(
@@ -257,7 +266,7 @@ describe('Runtime', () => {
 
   test('records an exception without a result as Name: message', async () => {
     const backend = new ScriptedBackend([new TypeError('spawn failed')]);
-    const step = await new Runtime({ workspace, config, backend }).run(spec, 'x');
+    const step = await new Runtime({ workspace, config, backend, resilience: false }).run(spec, 'x');
     expect(step).toMatchObject({ ok: false, error: 'TypeError: spawn failed' });
   });
 
@@ -284,12 +293,25 @@ describe('Runtime', () => {
     expect(step).toMatchObject({ ok: false, error: 'killed-by-signal' });
   });
 
-  test('stops at the next message boundary after interrupt()', async () => {
-    const backend = new ScriptedBackend([[init(), assistant([{ type: 'text', text: 'a' }]), result()]]);
+  test('stops at the next message boundary after interrupt() and resumes the same session', async () => {
+    const backend = new ScriptedBackend([
+      [init(), assistant([{ type: 'text', text: 'a' }]), result()],
+      [init(), assistant([{ type: 'text', text: 'adjusted' }]), result({ total_cost_usd: 0.2 })],
+    ]);
     const runtime = new Runtime({ workspace, config, backend });
     expect(runtime.interrupt()).toBe(false);
-    const step = await runtime.run(spec, 'x', { onEvent: () => runtime.interrupt() });
-    expect(step).toMatchObject({ ok: false, error: 'interrupted-by-human', costUsd: 0 });
+    let asked = false;
+    const step = await runtime.run(spec, 'x', {
+      onEvent: (event) => {
+        if (event.kind === 'text' && !asked) asked = runtime.interrupt('use tabs');
+      },
+    });
+    backend.assertComplete();
+    expect(step).toMatchObject({ ok: true, attempts: 1, resumed: true, text: 'adjusted' });
+    expect(backend.requests[1]?.options).toMatchObject({ resume: 'sess-1' });
+    expect(backend.requests[1]?.options.forkSession).toBeUndefined();
+    expect(backend.requests[1]?.prompt).toContain('use tabs');
+    expect(backend.requests[1]?.prompt.endsWith(Runtime.INTERRUPT_NOTE)).toBe(true);
   });
 
   test('rescue() writes the in-flight step as killed-by-signal synchronously', async () => {
@@ -333,25 +355,24 @@ describe('Runtime', () => {
 });
 
 describe('Runtime cost on resume', () => {
-  test('subtracts the total a resumed session saved in its transcript', async () => {
-    const backend = new ScriptedBackend([[result({ total_cost_usd: 0.44, num_turns: 1 })]]);
+  test('subtracts the running total the resumed transcript saved, as the child restarts from it', async () => {
+    const backend = new SdkLikeBackend([[result({ total_cost_usd: 0.44, num_turns: 1, session_id: 'old' })]]);
     const runtime = new Runtime({ workspace, config, backend });
-    const folder = join(runtime.runDir, 'claude', 'projects', runtime.projectKey);
-    mkdirSync(folder, { recursive: true });
-    const lines = [
+    await runtime.store.append({ projectKey: runtime.projectKey, sessionId: 'old' }, [
       { type: 'cost-state', sessionId: 'old', totalCostUSD: 0.1 },
-      { type: 'user', message: { role: 'user', content: 'hi' } },
+      { type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' } },
       { type: 'cost-state', sessionId: 'old', totalCostUSD: 0.4 },
-      { type: 'last-prompt', lastPrompt: 'hi' },
-    ];
-    writeFileSync(join(folder, 'old.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    ]);
     const step = await runtime.run(spec, 'again', { resume: 'old' });
     expect(step.costUsd).toBeCloseTo(0.04);
+    runtime.close();
   });
 
-  test('counts the whole total when the transcript is not there', async () => {
-    const backend = new ScriptedBackend([[result({ total_cost_usd: 0.44, num_turns: 1 })]]);
-    const step = await new Runtime({ workspace, config, backend }).run(spec, 'again', { resume: 'missing' });
+  test('counts the whole total of a session that saved none', async () => {
+    const backend = new SdkLikeBackend([[result({ total_cost_usd: 0.44, num_turns: 1 })]]);
+    const runtime = new Runtime({ workspace, config, backend });
+    const step = await runtime.run(spec, 'again', { resume: 'missing' });
     expect(step.costUsd).toBeCloseTo(0.44);
+    runtime.close();
   });
 });

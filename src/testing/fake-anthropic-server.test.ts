@@ -504,4 +504,30 @@ describe('FakeAnthropicServer', () => {
     await Promise.all([server.close(), server.close()]);
     await expect(fetch(server.url)).rejects.toThrow();
   });
+
+  test('refuses connections while offline and answers again on the same port once online', async () => {
+    const server = await start(always({ kind: 'message', content: [text('back')] }));
+    const hung = fetch(`${server.url}/never`, { method: 'POST', body: '{}' }).catch(
+      (error: unknown) => error,
+    );
+    await server.goOffline();
+    expect(server.offline).toBe(true);
+    // The call in flight breaks off, and a new connection is refused outright.
+    expect(await hung).toBeInstanceOf(Error);
+    const refused = await post(server, streamBody()).catch((error: unknown) => error);
+    expect(String((refused as Error & { cause?: unknown }).cause)).toContain('ECONNREFUSED');
+    await server.goOnline();
+    expect(server.offline).toBe(false);
+    const response = await post(server, streamBody());
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('message_stop');
+  });
+
+  test('closes while offline', async () => {
+    const server = await start(always({ kind: 'hang' }));
+    await server.goOffline();
+    await server.close();
+    await server.goOnline();
+    await expect(fetch(server.url)).rejects.toThrow();
+  });
 });

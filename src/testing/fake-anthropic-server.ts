@@ -85,7 +85,9 @@ export class FakeAnthropicServer {
   readonly #strict: boolean;
   readonly #enforceToolPairs: boolean;
   readonly #sockets = new Set<Socket>();
+  readonly #port: number;
   #closing: Promise<void> | null = null;
+  #offline: Promise<void> | null = null;
 
   private constructor(server: Server, script: FakeScript, options: FakeServerOptions) {
     this.#server = server;
@@ -93,6 +95,7 @@ export class FakeAnthropicServer {
     this.#strict = options.strict ?? true;
     this.#enforceToolPairs = options.enforceToolPairs ?? false;
     const { port } = server.address() as AddressInfo;
+    this.#port = port;
     this.url = `http://127.0.0.1:${port}`;
     server.on('connection', (socket) => {
       this.#sockets.add(socket);
@@ -121,11 +124,51 @@ export class FakeAnthropicServer {
 
   /** Stops listening and destroys every open connection, hung and stalled ones included. Idempotent. */
   close(): Promise<void> {
-    this.#closing ??= new Promise<void>((resolve) => {
+    this.#closing ??= (this.#offline ?? Promise.resolve()).then(
+      () =>
+        new Promise<void>((resolve) => {
+          if (!this.#server.listening) {
+            resolve();
+            return;
+          }
+          this.#server.close(() => resolve());
+          for (const socket of this.#sockets) socket.destroy();
+        }),
+    );
+    return this.#closing;
+  }
+
+  /** True between {@link goOffline} and {@link goOnline}. */
+  get offline(): boolean {
+    return this.#offline !== null;
+  }
+
+  /**
+   * A network outage: stops listening and destroys every open connection, so the client's calls in flight
+   * break off and new connections are refused (ECONNREFUSED) until {@link goOnline}. The port is kept, so
+   * `url` stays valid. Resolves once the listener is closed.
+   */
+  goOffline(): Promise<void> {
+    this.#offline ??= new Promise<void>((resolve) => {
       this.#server.close(() => resolve());
       for (const socket of this.#sockets) socket.destroy();
     });
-    return this.#closing;
+    return this.#offline;
+  }
+
+  /** Ends an outage begun by {@link goOffline}: listens again on the same port. */
+  async goOnline(): Promise<void> {
+    const offline = this.#offline;
+    if (offline === null || this.#closing !== null) return;
+    await offline;
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(this.#port, '127.0.0.1', () => {
+        this.#server.off('error', reject);
+        resolve();
+      });
+    });
+    this.#offline = null;
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -173,15 +173,24 @@ describe('flower once (e2e)', () => {
     });
   });
 
-  test('names overload, not a stack trace, when every call answers 529', async () => {
-    const { server, scratch } = await setUp(scriptTurns({ main: [{ kind: 'status', status: 529 }] }));
+  test('rides out an overloaded API: the attempt fails, flower resumes the same session, the run succeeds', async () => {
+    let calls = 0;
+    const { server, scratch } = await setUp(() =>
+      ++calls <= 3 ? { kind: 'status', status: 529 } : message([text('Recovered.')]),
+    );
     const run = await flower(['once', 'hi'], scratch.env, scratch.workspace);
-    expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain('The API is overloaded');
-    expect(run.stderr).not.toContain('credential');
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect(run.stdout).toBe('Recovered.');
+    // CLAUDE_CODE_MAX_RETRIES=2 from flower (the scratch shell's own value is ignored): three calls, then
+    // flower's own retry resumes the session.
+    expect(server.calls.filter((call) => call.path === '/v1/messages')).toHaveLength(4);
+    expect(run.stderr).toContain('Attempt 1 failed (transient); resuming the same session in');
     expect(run.stderr).not.toMatch(/\n\s+at /);
-    // CLAUDE_CODE_MAX_RETRIES=2 from flower (the scratch shell's own value is ignored): three attempts.
-    expect(server.calls.filter((call) => call.path === '/v1/messages').length).toBeLessThanOrEqual(4);
+    expect(readManifest(join(scratch.workspace, 'runs'))[0]).toMatchObject({
+      ok: true,
+      attempts: 2,
+      resumed: true,
+    });
   });
 
   test('writes the in-flight row and dies by the signal on SIGTERM', async () => {

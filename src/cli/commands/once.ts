@@ -13,17 +13,16 @@ import { loadConfig, type FlowerConfig } from '../../config/load-config.js';
 import { uiText } from '../../config/ui-text.js';
 import { FlowerError } from '../../errors.js';
 import { formatElapsed } from '../../render/format-numbers.js';
-import { createTerminalRenderer, type TerminalRenderer } from '../../render/terminal-renderer.js';
+import { createTerminalRenderer } from '../../render/terminal-renderer.js';
 import { Runtime } from '../../runtime/runtime.js';
 import type { StepResult } from '../../runtime/step-result.js';
 import { useColor } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
 import { ensureCredentials } from '../ensure-credentials.js';
-import { classifyFailure, failureText } from '../failure-reason.js';
+import { explainFailure } from '../explain-failure.js';
 import { pendingText } from '../pending-text.js';
 import type { GlobalOptions, OnceOptions } from '../program.js';
 import { guardSignals } from '../signals.js';
-import { runSetup } from './setup.js';
 
 /** The step name of every `once` run (api.md §5). */
 export const ONCE_STEP = 'ad-hoc';
@@ -67,7 +66,9 @@ export async function onceCommand(
     workspace: resolve(io.cwd, globals.workspace),
     ...(globals.runDir === undefined ? {} : { runDir: resolve(io.cwd, globals.runDir) }),
     config,
+    trim: globals.trim === true,
     ...(context.backend ? { backend: context.backend } : {}),
+    ...(context.resilience ? { resilience: context.resilience } : {}),
   });
   const spec = agentSpec({
     name: ONCE_STEP,
@@ -110,40 +111,4 @@ export async function onceCommand(
   renderer.print(uiText('err.abortedAt', { step: ONCE_STEP }, config.lang), 'red');
   renderer.close();
   return 1;
-}
-
-async function explainFailure(
-  result: StepResult,
-  config: FlowerConfig,
-  renderer: TerminalRenderer,
-  context: CommandContext,
-  color: boolean,
-): Promise<void> {
-  const text = failureText(result);
-  switch (classifyFailure(text)) {
-    case 'credentials': {
-      renderer.print(uiText('fail.cred', { e: text.slice(0, 120) }, config.lang), 'red');
-      if (!context.io.stdinIsTty) {
-        renderer.print(pendingText('fail.credHint'), 'yellow');
-        return;
-      }
-      const request = { config, reason: 'setup.reason.afterFail' as const };
-      const write = (line: string): void => renderer.line(line);
-      const setup = await (context.setup
-        ? context.setup(request)
-        : runSetup({ ...request, isTty: true, write, color }));
-      if (setup.completed) renderer.print(uiText('fail.reconfigured', {}, config.lang), 'green');
-      else renderer.print(pendingText('fail.credHint'), 'yellow');
-      return;
-    }
-    case 'overloaded':
-      renderer.print(pendingText('fail.overloaded', { e: text.slice(0, 120) }), 'red');
-      return;
-    case 'rate_limited':
-      renderer.print(pendingText('fail.rateLimited', { e: text.slice(0, 120) }), 'red');
-      return;
-    case 'other':
-      renderer.print(pendingText('fail.other', { e: text.slice(0, 200) }), 'red');
-      return;
-  }
 }

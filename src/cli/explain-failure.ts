@@ -1,0 +1,54 @@
+/**
+ * Why a step failed, said once after the closing line (cli-and-config.md §3.4): a credential problem names
+ * `flower setup` (and, on a terminal, runs it with the after-failure reason), overload and rate limits say
+ * to wait, anything else shows the error text. A spent budget already had its own line (the `budget`
+ * event), so nothing more is said about it.
+ *
+ * @module
+ */
+import type { FlowerConfig } from '../config/load-config.js';
+import { uiText } from '../config/ui-text.js';
+import type { TerminalRenderer } from '../render/terminal-renderer.js';
+import type { StepResult } from '../runtime/step-result.js';
+import type { CommandContext } from './command-context.js';
+import { runSetup } from './commands/setup.js';
+import { classifyFailure, failureText } from './failure-reason.js';
+import { pendingText } from './pending-text.js';
+
+/** Prints why `result` failed and, for a credential problem on a terminal, offers setup. */
+export async function explainFailure(
+  result: StepResult,
+  config: FlowerConfig,
+  renderer: TerminalRenderer,
+  context: CommandContext,
+  color: boolean,
+): Promise<void> {
+  if (result.error?.startsWith('error_max_budget_usd') === true) return;
+  const text = failureText(result);
+  switch (classifyFailure(text)) {
+    case 'credentials': {
+      renderer.print(uiText('fail.cred', { e: text.slice(0, 120) }, config.lang), 'red');
+      if (!context.io.stdinIsTty) {
+        renderer.print(pendingText('fail.credHint'), 'yellow');
+        return;
+      }
+      const request = { config, reason: 'setup.reason.afterFail' as const };
+      const write = (line: string): void => renderer.line(line);
+      const setup = await (context.setup
+        ? context.setup(request)
+        : runSetup({ ...request, isTty: true, write, color }));
+      if (setup.completed) renderer.print(uiText('fail.reconfigured', {}, config.lang), 'green');
+      else renderer.print(pendingText('fail.credHint'), 'yellow');
+      return;
+    }
+    case 'overloaded':
+      renderer.print(pendingText('fail.overloaded', { e: text.slice(0, 120) }), 'red');
+      return;
+    case 'rate_limited':
+      renderer.print(pendingText('fail.rateLimited', { e: text.slice(0, 120) }), 'red');
+      return;
+    case 'other':
+      renderer.print(pendingText('fail.other', { e: text.slice(0, 200) }), 'red');
+      return;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Completing what a killed process left in the manifest. A step writes its row while it runs (`ended_at`
+ * 0, the cost as of the last stored API response); SIGKILL or a power loss leaves it that way. When a later
+ * process resumes the same session, the earlier one is certainly gone, so its unfinished rows for that
+ * session are completed from the session store: every response stored between the row's start and the next
+ * row of the session is priced (`estimateEntries`), the row keeps the larger of that and what it already
+ * said (the row may hold the child's exact figure for queries that finished), `ended_at` becomes the time
+ * of the last stored entry, and `error` becomes `killed-by-signal`.
+ *
+ * @module
+ */
+import { join } from 'node:path';
+import type { SessionStoreEntry } from '../agent/claude-sdk.js';
+import { LockedJsonFile } from '../internal/locked-json-file.js';
+import { estimateEntries } from './cost-ledger.js';
+import { MANIFEST_FILE, readManifest, type ManifestRow } from './manifest.js';
+
+/** `error` of a row whose process died before finishing it. */
+const KILLED = 'killed-by-signal';
+
+/** What {@link completeAbandonedRows} needs. */
+export interface AbandonedRowsInput {
+  runDir: string;
+  /** This process's run id: its own rows are never touched. */
+  runId: string;
+  sessionId: string;
+  /** Every stored entry of the session, subagent transcripts included, untransformed. */
+  loadEntries: () => Promise<SessionStoreEntry[]>;
+  /** Epoch seconds; the end of the last row's window. */
+  now: number;
+}
+
+/** A row written by another run for `sessionId` that never finished. */
+export function isAbandoned(row: ManifestRow, sessionId: string, runId: string): boolean {
+  return row.session_id === sessionId && row.ended_at === 0 && row.run !== runId;
+}
+
+/**
+ * Completes the unfinished rows other runs left for the session; returns how many. Reads the store only
+ * when there is such a row. Throws only on a failed manifest write.
+ */
+export async function completeAbandonedRows(input: AbandonedRowsInput): Promise<number> {
+  const rows = readManifest(input.runDir);
+  if (!rows.some((row) => isAbandoned(row, input.sessionId, input.runId))) return 0;
+  const entries = await input.loadEntries();
+  const file = new LockedJsonFile(join(input.runDir, MANIFEST_FILE), { accepts: Array.isArray });
+  let completed = 0;
+  file.update(input.runId, (current) => {
+    if (current === undefined) return undefined;
+    const all = current as ManifestRow[];
+    const starts = all
+      .filter((row) => row.session_id === input.sessionId)
+      .map((row) => row.started_at)
+      .sort((a, b) => a - b);
+    const next = all.map((row) => {
+      if (!isAbandoned(row, input.sessionId, input.runId)) return row;
+      const end = starts.find((start) => start > row.started_at) ?? input.now;
+      const window = entries.filter((entry) => {
+        const at = entryTime(entry);
+        return at !== null && at >= row.started_at && at < end;
+      });
+      const last = window.reduce((latest, entry) => Math.max(latest, entryTime(entry) ?? 0), 0);
+      const endedAt = last > row.started_at ? last : row.started_at;
+      completed++;
+      return {
+        ...row,
+        ok: false,
+        error: row.error ?? KILLED,
+        cost_usd: Math.max(row.cost_usd, estimateEntries(window)),
+        ended_at: endedAt,
+        duration_s: Math.round((endedAt - row.started_at) * 100) / 100,
+      };
+    });
+    return completed > 0 ? next : undefined;
+  });
+  return completed;
+}
+
+/** Epoch seconds of an entry's ISO `timestamp`, or null. */
+function entryTime(entry: SessionStoreEntry): number | null {
+  if (typeof entry.timestamp !== 'string') return null;
+  const milliseconds = Date.parse(entry.timestamp);
+  return Number.isFinite(milliseconds) ? milliseconds / 1000 : null;
+}

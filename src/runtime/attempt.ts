@@ -1,0 +1,254 @@
+/**
+ * One attempt of a step (rt §3.3): one SDK query, consumed to its end or to the first boundary where it
+ * must stop. It never throws; what happened is left in the step's result. Query consumers must tolerate
+ * several `result` messages and the throw that follows an error result (decision 8): the result message is
+ * the truth, the throw after it is not an error of its own. A stall watchdog sees every message (decision 6).
+ *
+ * @module
+ */
+import type { AgentBackend, AgentQuery } from '../agent/agent-backend.js';
+import type { Options, SessionStore } from '../agent/claude-sdk.js';
+import { uiText, humanDuration, type Lang } from '../config/ui-text.js';
+import type { FlowerEvent, ResultEvent } from '../events/flower-event.js';
+import { normalize } from '../events/normalize.js';
+import type { FlowerSessionStore } from '../session/flower-session-store.js';
+import { trimReport } from '../session/trim-report.js';
+import { budgetError, type AttemptBudget } from './budget.js';
+import { savedCost } from './cost-ledger.js';
+import { observeStore } from './observed-store.js';
+import { StallWatchdog, stallError } from './stall-watchdog.js';
+import { errorText, type StepRun } from './step-run.js';
+
+/** `error` of an attempt a human interrupt stopped. */
+export const INTERRUPTED = 'interrupted-by-human';
+/** `error` of an attempt stopped by a signal, a double Ctrl-C or an aborted `signal`. */
+export const KILLED = 'killed-by-signal';
+
+/** What one attempt sends. */
+export interface AttemptPlan {
+  prompt: string;
+  resume: string | null;
+  fork: boolean;
+  resumeAt: string | null;
+  verbatim: boolean;
+  budget: AttemptBudget;
+}
+
+/** What the runtime lends an attempt. */
+export interface AttemptDeps {
+  backend: AgentBackend;
+  store: FlowerSessionStore;
+  stallTimeoutS: number;
+  lang: Lang;
+  /** The model the configuration asks for, to notice a gateway serving another one; null = no check. */
+  wantedModel: string | null;
+  /** This process's spend on earlier steps, for the `runUsd` of cost events. */
+  runSpentBefore: number;
+  /** SDK options for `plan`, with `sessionStore` as the store the SDK talks to. */
+  options(plan: AttemptPlan, sessionStore: SessionStore): Options;
+}
+
+/** Runs one attempt of `run`; never throws. */
+export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptDeps): Promise<void> {
+  const { result, ledger } = run;
+  const fresh = result.errors.length;
+  const texts: string[] = [];
+  const toolNames = new Map<string, string>();
+  let lastContextMessage: unknown = null;
+  let sawResult = false;
+  let stalledFor: number | null = null;
+  let interrupted = false;
+  result.ok = false;
+  result.error = null;
+
+  // The attempt's own controller: the watchdog aborts this query only; a run abort reaches it too.
+  const controller = new AbortController();
+  const onRunAbort = (): void => controller.abort(run.controller.signal.reason);
+  if (run.aborted) controller.abort(run.controller.signal.reason);
+  else run.controller.signal.addEventListener('abort', onRunAbort, { once: true });
+
+  ledger.beginQuery(0);
+  const store = observeStore(deps.store, {
+    onAppend(_key, entries) {
+      let added = false;
+      for (const entry of entries) added = ledger.noteStored(entry) || added;
+      if (added) run.syncCost();
+    },
+    onLoad(key, entries) {
+      if (key.subpath !== undefined || key.sessionId !== plan.resume) return;
+      // The child restarts its running total from this transcript's last saved total.
+      ledger.setBaseline(savedCost(entries));
+      emitTrim(run, deps, key.sessionId, key);
+    },
+  });
+  const watchdog = new StallWatchdog({
+    timeoutS: deps.stallTimeoutS,
+    onStall: (idleS) => {
+      stalledFor = idleS;
+      run.emit({
+        kind: 'stall',
+        text: uiText('rt.stall', { idle: humanDuration(idleS, deps.lang) }, deps.lang),
+        at: Date.now() / 1000,
+        step: null,
+        idleS,
+        sessionId: result.sessionId,
+      });
+      controller.abort();
+    },
+  });
+
+  const onResult = (event: ResultEvent): void => {
+    sawResult = true;
+    run.noteSession(event.sessionId);
+    const delta = ledger.noteResult(event.costUsd);
+    result.numTurns += event.numTurns;
+    result.ok = !event.isError;
+    result.error = event.isError ? resultError(event, result.errors) : null;
+    if (event.isError && event.subtype === 'error_max_budget_usd' && plan.budget.kind === 'capped') {
+      result.error = budgetError(plan.budget.scope);
+    }
+    run.syncCost();
+    run.emit({
+      kind: 'cost',
+      text: `$${result.costUsd.toFixed(4)}`,
+      at: Date.now() / 1000,
+      step: null,
+      usd: delta,
+      stepUsd: result.costUsd,
+      runUsd: deps.runSpentBefore + result.costUsd,
+    });
+  };
+
+  const onEvent = (event: FlowerEvent): void => {
+    if (event.kind === 'context') {
+      const id = messageId(event.raw);
+      if (id === lastContextMessage) return;
+      lastContextMessage = id;
+      result.context = Math.max(result.context, event.tokens);
+      run.watermark = Math.max(run.watermark, event.tokens);
+      checkModel(run, deps, event.raw);
+    }
+    if (event.kind === 'tool_call') toolNames.set(event.id, event.tool);
+    run.emit(event);
+    if (event.kind === 'text' && !event.subagent) texts.push(event.text);
+    else if (event.kind === 'error') result.errors.push(event.text);
+    else if (event.kind === 'result') onResult(event);
+  };
+
+  let query: AgentQuery | null = null;
+  try {
+    query = deps.backend.query(
+      { prompt: plan.prompt, options: deps.options(plan, store) },
+      controller.signal,
+    );
+    for await (const message of query) {
+      watchdog.observe(message);
+      run.noteSession((message as { session_id?: unknown }).session_id);
+      // Handoff (rt §3.3 5b) is checked here once it exists: watermark ≥ threshold → HANDOFF_DUE, break.
+      if (run.interrupt !== null) {
+        interrupted = true;
+        break;
+      }
+      const streamed = streamedMessageId(message);
+      if (streamed !== null) ledger.noteStreamed(streamed);
+      for (const event of normalize(message, { toolNames })) onEvent(event);
+    }
+  } catch (error) {
+    // After an error result the SDK throws as well; the result already said what happened.
+    if (!sawResult && stalledFor === null && !run.aborted) result.error = errorText(error);
+  } finally {
+    watchdog.stop();
+    run.controller.signal.removeEventListener('abort', onRunAbort);
+    try {
+      query?.close();
+    } catch (error) {
+      run.recordUiError('close', error);
+    }
+    ledger.endQuery();
+    result.costUsd = ledger.usd;
+  }
+
+  if (interrupted) {
+    result.ok = false;
+    result.error = INTERRUPTED;
+  } else if (run.aborted && !result.ok) {
+    result.error = KILLED;
+  } else if (stalledFor !== null && !result.ok) {
+    // A stall is a transient error that counts as an attempt and is kept in `errors` (decision 30).
+    result.error = stallError(stalledFor);
+    result.errors.push(result.error);
+  }
+  if (!result.ok && result.error === null) {
+    result.error = result.errors.slice(fresh).at(-1) ?? result.errors.at(-1) ?? 'no result from the agent';
+  }
+  const joined = texts.join('\n').trim();
+  if (joined !== '') result.text = joined;
+}
+
+/** `<subtype>[ <status>]: <detail>` for an error result (rt §14 #2: never leave `error` empty). */
+export function resultError(event: ResultEvent, errors: readonly string[]): string {
+  const raw = (typeof event.raw === 'object' && event.raw !== null ? event.raw : {}) as Record<
+    string,
+    unknown
+  >;
+  const detail =
+    event.errors.length > 0 ? event.errors.join('; ') : (errors.at(-1) ?? stringField(raw['result']));
+  // An API failure ends with subtype "success" plus is_error; its terminal reason names it better.
+  const label =
+    event.subtype === 'success' ? stringField(raw['terminal_reason']) || 'api_error' : event.subtype;
+  const status = typeof raw['api_error_status'] === 'number' ? ` ${raw['api_error_status']}` : '';
+  return detail === '' ? `${label}${status}` : `${label}${status}: ${detail}`;
+}
+
+function emitTrim(
+  run: StepRun,
+  deps: AttemptDeps,
+  sessionId: string,
+  key: Parameters<FlowerSessionStore['reportFor']>[0],
+): void {
+  const report = deps.store.reportFor(key);
+  if (report === null) return;
+  const { errors, ...counts } = report;
+  if (errors.length === 0 && Object.values(counts).every((value) => value === 0)) return;
+  run.emit({
+    kind: 'trim',
+    text: trimReport(report, deps.lang),
+    at: Date.now() / 1000,
+    step: null,
+    sessionId,
+    report,
+  });
+}
+
+// A gateway may serve another model than asked for; a `[1m]` model served as 200K overflowed at ~174K.
+function checkModel(run: StepRun, deps: AttemptDeps, raw: unknown): void {
+  if (run.modelChecked || deps.wantedModel === null) return;
+  const served = (raw as { message?: { model?: unknown } } | null)?.message?.model;
+  if (typeof served !== 'string' || served === '' || served === '<synthetic>') return;
+  run.modelChecked = true;
+  if (served.toLowerCase() === deps.wantedModel.toLowerCase()) return;
+  run.emit({
+    kind: 'warning',
+    code: 'model_mismatch',
+    text: uiText('rt.modelMismatch', { want: deps.wantedModel, served }, deps.lang),
+    detail: `want ${deps.wantedModel}, served ${served}`,
+    at: Date.now() / 1000,
+    step: null,
+  });
+}
+
+function streamedMessageId(message: unknown): string | null {
+  const fields = message as { type?: unknown; message?: { id?: unknown } };
+  if (fields.type !== 'assistant') return null;
+  const id = fields.message?.id;
+  return typeof id === 'string' && id !== '' ? id : null;
+}
+
+function messageId(raw: unknown): unknown {
+  const body = (raw as { message?: { id?: unknown } } | null)?.message;
+  return body?.id ?? raw;
+}
+
+function stringField(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,131 @@
+/**
+ * `CostLedger`: what one step has spent, kept current while it runs (rt §3.2, §11).
+ *
+ * The rule, in two parts:
+ *
+ * 1. **Estimate as stored.** Every API response reaches the session store as assistant entries carrying the
+ *    response's final `usage` (eager flush: within about 50 ms). The ledger prices each new message id once
+ *    at list price ({@link usageCost}) — main thread and subagents alike — so the step's cost is current
+ *    after every response, and a manifest row written then survives a SIGKILL.
+ * 2. **Truth on result.** When a query yields a `result`, its `total_cost_usd` is the Claude Code child's
+ *    own figure. It is cumulative for the session across processes (the child restarts its running total
+ *    from the last `cost-state` entry of the transcript it resumed), so the query's spend is the total minus
+ *    that baseline; later results of the same query add their increase. The truth replaces the estimates
+ *    of every message streamed or stored before it. A response the store receives after a result whose id
+ *    the stream already showed is covered by that result and not priced again.
+ *
+ * A query that ends without a result (aborted, stalled, killed) keeps its estimates: the child never
+ * reported a total. Responses that never completed (a stream cut mid-answer) are in neither number.
+ *
+ * @module
+ */
+import type { SessionStoreEntry } from '../agent/claude-sdk.js';
+import { usageCost, type TokenUsage } from './price-table.js';
+
+/** The `totalCostUSD` of the last `cost-state` entry in `entries` (the child's saved running total), or 0. */
+export function savedCost(entries: readonly SessionStoreEntry[] | null): number {
+  if (entries === null) return 0;
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index];
+    if (entry?.type !== 'cost-state') continue;
+    const total = entry['totalCostUSD'];
+    return typeof total === 'number' && Number.isFinite(total) ? total : 0;
+  }
+  return 0;
+}
+
+/** The message id, model and usage of a stored assistant entry; null for anything else. */
+export function pricedMessage(
+  entry: SessionStoreEntry,
+): { id: string; model: string; usage: TokenUsage } | null {
+  if (entry.type !== 'assistant') return null;
+  const message = entry['message'];
+  if (typeof message !== 'object' || message === null) return null;
+  const { id, model, usage } = message as { id?: unknown; model?: unknown; usage?: unknown };
+  if (typeof id !== 'string' || id === '' || typeof usage !== 'object' || usage === null) return null;
+  return { id, model: typeof model === 'string' ? model : '', usage: usage as TokenUsage };
+}
+
+/** The estimated cost of every distinct response in `entries` (see {@link pricedMessage}). */
+export function estimateEntries(entries: readonly SessionStoreEntry[]): number {
+  const seen = new Set<string>();
+  let total = 0;
+  for (const entry of entries) {
+    const priced = pricedMessage(entry);
+    if (priced === null || seen.has(priced.id)) continue;
+    seen.add(priced.id);
+    total += usageCost(priced.model, priced.usage);
+  }
+  return total;
+}
+
+/** One step's spend over all its queries. */
+export class CostLedger {
+  /** Truth of finished results plus the estimates of queries that ended without one. */
+  #settled: number;
+  /** Estimates since the running query's last result, by message id. */
+  readonly #pending = new Map<string, number>();
+  /** Message ids already priced, or covered by a result. */
+  readonly #counted = new Set<string>();
+  /** Message ids the running query streamed since its last result. */
+  readonly #streamed = new Set<string>();
+  /** The running query's last reported total; starts at the saved total of the session it resumed. */
+  #queryTotal = 0;
+
+  /** @param startUsd what the step had spent before this ledger took over. */
+  constructor(startUsd = 0) {
+    this.#settled = startUsd;
+  }
+
+  /** Dollars spent so far: settled plus the running query's estimates. */
+  get usd(): number {
+    let pending = 0;
+    for (const value of this.#pending.values()) pending += value;
+    return this.#settled + pending;
+  }
+
+  /** A new query starts; `baselineUsd` is the saved total of the session it resumes (0 for a new one). */
+  beginQuery(baselineUsd = 0): void {
+    this.endQuery();
+    this.#queryTotal = baselineUsd;
+  }
+
+  /** The saved total became known (the SDK loaded the transcript before spawning the child). */
+  setBaseline(baselineUsd: number): void {
+    this.#queryTotal = baselineUsd;
+  }
+
+  /** The running query streamed a response with this message id. */
+  noteStreamed(messageId: string): void {
+    if (messageId !== '') this.#streamed.add(messageId);
+  }
+
+  /** A stored entry; true when it added an estimate (a response not priced before). */
+  noteStored(entry: SessionStoreEntry): boolean {
+    const priced = pricedMessage(entry);
+    if (priced === null || this.#counted.has(priced.id)) return false;
+    this.#counted.add(priced.id);
+    const cost = usageCost(priced.model, priced.usage);
+    this.#pending.set(priced.id, cost);
+    return cost > 0;
+  }
+
+  /** A result reported the session's running total; returns the spend it adds to the step. */
+  noteResult(totalCostUsd: number): number {
+    const total = Number.isFinite(totalCostUsd) ? totalCostUsd : 0;
+    const delta = Math.max(0, total - this.#queryTotal);
+    this.#queryTotal = Math.max(this.#queryTotal, total);
+    for (const id of this.#streamed) this.#counted.add(id);
+    this.#streamed.clear();
+    this.#pending.clear();
+    this.#settled += delta;
+    return delta;
+  }
+
+  /** The running query ended; its estimates since the last result become settled. */
+  endQuery(): void {
+    for (const value of this.#pending.values()) this.#settled += value;
+    this.#pending.clear();
+    this.#streamed.clear();
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * The attempt loop of one step (rt §3.2): attempts until one succeeds, a human interrupt is answered, or a
+ * failure may not be retried. A retry resumes the same session — never a fresh one — with a resume prompt
+ * that carries no error detail; `resumeAt` applies to the first attempt only (rt §14 #4); interrupts do not
+ * count as attempts; budgets are checked before every attempt. Every event emission is guarded, so a
+ * broken sink cannot end the step (rt §14 #5).
+ *
+ * @module
+ */
+import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
+import { runAttempt, INTERRUPTED, KILLED, type AttemptDeps, type AttemptPlan } from './attempt.js';
+import { attemptBudget, budgetError, type BudgetCaps, type BudgetScope } from './budget.js';
+import { classify, STALL_PREFIX } from './classify-error.js';
+import { interruptPrompt } from './interrupt-note.js';
+import { gaveUpText, waitNoticeText, type Resilience, type WaitNotice } from './resilience.js';
+import type { StepRun } from './step-run.js';
+
+/** The SDK's answer to resuming a session the store does not hold: no retry can bring it back. */
+const MISSING_SESSION = /No conversation found with session ID/i;
+
+/** Where the step starts. */
+export interface LoopStart {
+  prompt: string;
+  resume: string | null;
+  fork: boolean;
+  resumeAt: string | null;
+  verbatim: boolean;
+}
+
+/** What the loop needs beyond one attempt's needs. */
+export interface LoopDeps extends AttemptDeps {
+  resilience: Resilience;
+  caps: BudgetCaps;
+  lang: Lang;
+}
+
+/** Runs the attempts of `run` until it is done; never throws. `run.result` holds the outcome. */
+export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): Promise<void> {
+  const { result } = run;
+  const { resilience } = deps;
+  const signal = run.controller.signal;
+  let plan: Omit<AttemptPlan, 'budget'> = { ...start };
+  let attempt = 0;
+  for (;;) {
+    if (run.aborted) {
+      result.ok = false;
+      result.error = KILLED;
+      return;
+    }
+    attempt++;
+    result.attempts = attempt;
+    const budget = attemptBudget(deps.caps, {
+      stepUsd: result.costUsd,
+      runUsd: deps.runSpentBefore + result.costUsd,
+    });
+    if (budget.kind === 'exhausted') {
+      stopForBudget(run, deps, budget.scope, budget.capUsd, budget.spentUsd);
+      return;
+    }
+    await runAttempt(run, { ...plan, budget }, deps);
+    // Rolling back applies once: on a retry it would discard the work done since (rt §14 #4).
+    plan = { ...plan, resumeAt: null };
+    if (result.ok || result.error === KILLED) return;
+
+    if (result.error === INTERRUPTED) {
+      const pending = run.interrupt;
+      run.interrupt = null;
+      if (pending === null || result.sessionId === null) return;
+      const words = await settle(pending.message, signal);
+      if (run.aborted) continue;
+      run.emit({
+        kind: 'retry',
+        text: uiText(words.trim() === '' ? 'int.resume' : 'int.resumeSaid', {}, deps.lang),
+        at: Date.now() / 1000,
+        step: null,
+        attempt,
+        cause: 'interrupt',
+        errorKind: null,
+        delayS: 0,
+      });
+      plan = { ...plan, prompt: interruptPrompt(words), resume: result.sessionId, fork: false };
+      result.resumed = true;
+      attempt--;
+      continue;
+    }
+
+    // Handoff (rt §3.2 step 5) goes here: HANDOFF_DUE or an overflow of this attempt → new session.
+
+    const error = result.error ?? '';
+    const exhausted = exhaustedScope(error);
+    if (exhausted !== null) {
+      const capUsd = (exhausted === 'run' ? deps.caps.runCapUsd : deps.caps.stepCapUsd) ?? 0;
+      const spentUsd = exhausted === 'run' ? deps.runSpentBefore + result.costUsd : result.costUsd;
+      emitBudget(run, deps, exhausted, capUsd, spentUsd);
+      return;
+    }
+    const kind = MISSING_SESSION.test(error) ? 'fatal' : classify(error);
+    if (!resilience.enabled || attempt >= resilience.maxAttempts || !resilience.shouldRetry(kind)) return;
+    const delayS = resilience.delayFor(attempt);
+    run.emit({
+      kind: 'retry',
+      text: uiText('rt.retry', { n: attempt, kind, delay: humanDuration(delayS, deps.lang) }, deps.lang),
+      at: Date.now() / 1000,
+      step: null,
+      attempt,
+      cause: error.startsWith(STALL_PREFIX) ? 'stall' : 'error',
+      errorKind: kind,
+      delayS,
+    });
+    const online = await resilience.waitOnline((notice) => emitWait(run, deps, notice), signal);
+    if (!online) {
+      if (run.aborted) continue;
+      result.error = `${error} | ${gaveUpText(resilience.maxOfflineWait, deps.lang)}`;
+      return;
+    }
+    if (!(await resilience.sleep(delayS, signal))) continue;
+    if (result.sessionId !== null) {
+      // The same session, never a fresh one; the prompt deliberately says nothing about the error.
+      plan = { ...plan, prompt: resilience.resumePrompt, resume: result.sessionId, fork: false };
+      result.resumed = true;
+    }
+  }
+}
+
+/** The cap a budget error names, or null for any other error. */
+function exhaustedScope(error: string): BudgetScope | null {
+  if (error === budgetError('run')) return 'run';
+  if (error === budgetError('step')) return 'step';
+  return null;
+}
+
+/** The step ends before spending: a cap is used up. */
+function stopForBudget(
+  run: StepRun,
+  deps: LoopDeps,
+  scope: BudgetScope,
+  capUsd: number,
+  spentUsd: number,
+): void {
+  run.result.ok = false;
+  run.result.error = budgetError(scope);
+  emitBudget(run, deps, scope, capUsd, spentUsd);
+}
+
+function emitBudget(
+  run: StepRun,
+  deps: LoopDeps,
+  scope: BudgetScope,
+  capUsd: number,
+  spentUsd: number,
+): void {
+  run.emit({
+    kind: 'budget',
+    text: uiText(
+      scope === 'run' ? 'rt.budget.run' : 'rt.budget.step',
+      { cap: capUsd.toFixed(2), spent: spentUsd.toFixed(4) },
+      deps.lang,
+    ),
+    at: Date.now() / 1000,
+    step: null,
+    scope,
+    capUsd,
+    spentUsd,
+  });
+}
+
+function emitWait(run: StepRun, deps: LoopDeps, notice: WaitNotice): void {
+  const text = waitNoticeText(notice, deps.lang);
+  const at = Date.now() / 1000;
+  if (notice.state === 'unreachable') {
+    run.emit({
+      kind: 'wait',
+      text,
+      at,
+      step: null,
+      host: notice.host,
+      port: notice.port,
+      maxWaitS: notice.maxWaitS,
+    });
+  } else {
+    run.emit({
+      kind: 'recovered',
+      text,
+      at,
+      step: null,
+      host: notice.host,
+      port: notice.port,
+      waitedS: notice.waitedS,
+    });
+  }
+}
+
+/** The interrupt message once typed; a failed or rejected one, or an abort meanwhile, counts as nothing said. */
+async function settle(message: string | PromiseLike<string>, signal: AbortSignal): Promise<string> {
+  if (typeof message === 'string') return message;
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<string>((resolve) => {
+    onAbort = () => resolve('');
+    if (signal.aborted) resolve('');
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const words = await Promise.race([Promise.resolve(message), aborted]);
+    return typeof words === 'string' ? words : '';
+  } catch {
+    return '';
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}

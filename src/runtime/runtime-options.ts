@@ -1,0 +1,62 @@
+/**
+ * The options of `Runtime` and of `Runtime.run` (api.md §2.3).
+ *
+ * @module
+ */
+import type { AgentBackend } from '../agent/agent-backend.js';
+import type { FlowerConfig } from '../config/load-config.js';
+import type { EventSink } from '../events/flower-event.js';
+import type { EphemeralPolicy } from '../session/ephemeral-policy.js';
+import type { FlowerSessionStore } from '../session/flower-session-store.js';
+import type { TrimPolicy } from '../session/trim-policy.js';
+import type { Resilience } from './resilience.js';
+import type { ResilienceSettings } from './resilience-settings.js';
+
+/** How a `Runtime` is set up. */
+export interface RuntimeOptions {
+  /** The agents' working directory; created when missing. */
+  workspace: string;
+  /** Run directory; default `<workspace>/runs` (decision 3); a relative path resolves against the cwd. */
+  runDir?: string;
+  /** True (default): the agent reads no settings files (`settingSources: []`). */
+  portable?: boolean;
+  /** Trim old large tool results on resume; off by default (pruning and expiry always run). */
+  trim?: TrimPolicy | boolean;
+  /** Expire stale read-only glances on resume; on by default. */
+  ephemeral?: EphemeralPolicy | boolean;
+  /** Denied tool calls kept on resume (the most recent ones); 1 by default. */
+  keepDenials?: number;
+  /** A `Resilience`, its settings, or a boolean (false: one attempt per step, no waiting). */
+  resilience?: Resilience | Partial<ResilienceSettings> | boolean;
+  /**
+   * Handoff on: the child's auto-compact is switched off (`no_summary`) unless the spec sets a compact
+   * policy. Default false until handoff itself is implemented, so the SDK's auto-compact stays a fallback.
+   */
+  handoff?: boolean;
+  /** Dollar cap for every step this runtime runs, together (decision 25); null = none. */
+  budgetUsd?: number | null;
+  /** Session store; default `PruningSessionStore(<runDir>/sessions.db)`. Closed by `Runtime.close()`. */
+  store?: FlowerSessionStore;
+  /** Runs the agent; the real SDK by default. */
+  backend?: AgentBackend;
+  /** Loaded configuration; `loadConfig()` by default. `stallTimeoutS` is `FLOWER_STALL_TIMEOUT`. */
+  config?: Pick<FlowerConfig, 'env'> & Partial<Pick<FlowerConfig, 'stallTimeoutS' | 'lang'>>;
+}
+
+/** Per-call options of `Runtime.run`. */
+export interface RunOptions {
+  /** The manifest row's step name; the spec's name by default. */
+  stepName?: string | null;
+  /** Session id to continue. */
+  resume?: string | null;
+  /** With `resume`: fork into a new session. */
+  fork?: boolean;
+  /** With `resume`: roll back to this message first (first attempt only). */
+  resumeAt?: string | null;
+  /** Receives every event of the step; exceptions it throws are kept in `uiErrors`, never fatal. */
+  onEvent?: EventSink | null;
+  /** Aborting ends the step at once with `killed-by-signal` (the session stays resumable). */
+  signal?: AbortSignal;
+  /** Send the prompt verbatim (decision 11). */
+  verbatim?: boolean;
+}

@@ -1,0 +1,219 @@
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { sdk, SdkLikeBackend, type LikeStep } from '../../test/support/sdk-like-backend.js';
+import { agentSpec } from '../agent/agent-spec.js';
+import type { FlowerEvent } from '../events/flower-event.js';
+import { readManifest, type ManifestRow } from './manifest.js';
+import { Runtime } from './runtime.js';
+
+const config = {
+  env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_MODEL: 'claude-opus-5-5' },
+};
+const spec = agentSpec({ name: 'worker', instructions: '' });
+const price = (input: number, output = 0): number => (input * 4 + output * 20) / 1e6;
+
+let dir: string;
+let runtimes: Runtime[] = [];
+
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'flower-records-')));
+});
+
+afterEach(() => {
+  for (const runtime of runtimes) runtime.close();
+  runtimes = [];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function runtimeWith(steps: LikeStep[]): { runtime: Runtime; backend: SdkLikeBackend } {
+  const backend = new SdkLikeBackend(steps);
+  const runtime = new Runtime({ workspace: join(dir, 'ws'), config, backend, resilience: false });
+  runtimes.push(runtime);
+  return { runtime, backend };
+}
+
+describe('Runtime manifest rows while a step runs', () => {
+  test('writes the row as soon as the session is known and prices each stored response', async () => {
+    const { runtime } = runtimeWith([
+      [
+        sdk.init(),
+        sdk.text('one', { id: 'm1', tokens: 1000, output: 10 }),
+        sdk.text('two', { id: 'm2', tokens: 2000, output: 20 }),
+        sdk.result({ total_cost_usd: 0.123 }),
+      ],
+    ]);
+    const seen: ManifestRow[][] = [];
+    const step = await runtime.run(spec, 'x', {
+      onEvent: (event) => {
+        if (event.kind === 'text') seen.push(readManifest(runtime.runDir));
+      },
+    });
+    // At the first text the session row exists, unfinished, with that response priced.
+    expect(seen[0]).toEqual([
+      expect.objectContaining({
+        session_id: 'sess-1',
+        ended_at: 0,
+        cost_usd: expect.closeTo(price(1000, 10), 12),
+      }),
+    ]);
+    expect(seen[1]?.[0]?.cost_usd).toBeCloseTo(price(1000, 10) + price(2000, 20), 12);
+    // The result's total is the truth in the finished row.
+    expect(step.costUsd).toBeCloseTo(0.123, 12);
+    expect(readManifest(runtime.runDir)).toEqual([
+      expect.objectContaining({ cost_usd: step.costUsd, ended_at: step.endedAt, run: runtime.runId }),
+    ]);
+  });
+
+  test('keeps the estimates of a step that ends without a result', async () => {
+    const { runtime } = runtimeWith([[sdk.init(), sdk.text('one', { id: 'm1', tokens: 1000 })]]);
+    const step = await runtime.run(spec, 'x');
+    expect(step.ok).toBe(false);
+    expect(step.costUsd).toBeCloseTo(price(1000), 12);
+  });
+
+  test('rescue() writes the running cost and checkpoints the store', async () => {
+    const { runtime } = runtimeWith([
+      [sdk.init(), sdk.text('one', { id: 'm1', tokens: 1000 }), sdk.result()],
+    ]);
+    let row: ManifestRow | undefined;
+    await runtime.run(spec, 'x', {
+      onEvent: (event) => {
+        if (event.kind !== 'text') return;
+        runtime.rescue();
+        row = readManifest(runtime.runDir)[0];
+      },
+    });
+    expect(row).toMatchObject({ error: 'killed-by-signal', cost_usd: expect.closeTo(price(1000), 12) });
+    expect(row?.ended_at).toBeGreaterThan(0);
+  });
+});
+
+describe('Runtime completing what a killed process left', () => {
+  test('prices the stored responses after an unfinished row of another run before resuming its session', async () => {
+    const { runtime } = runtimeWith([
+      [
+        sdk.init('old'),
+        sdk.text('again', { sessionId: 'old', id: 'm9' }),
+        sdk.result({ session_id: 'old', total_cost_usd: 0.01 }),
+      ],
+    ]);
+    const started = Date.now() / 1000 - 60;
+    const at = (offsetS: number): string => new Date((started + offsetS) * 1000).toISOString();
+    await runtime.store.append({ projectKey: runtime.projectKey, sessionId: 'old' }, [
+      {
+        type: 'assistant',
+        uuid: 'a0',
+        timestamp: at(-30),
+        message: { id: 'before', model: 'claude-opus-5-5', usage: { input_tokens: 9999 } },
+      },
+      {
+        type: 'assistant',
+        uuid: 'a1',
+        timestamp: at(5),
+        message: { id: 'k1', model: 'claude-opus-5-5', usage: { input_tokens: 1000 } },
+      },
+      {
+        type: 'assistant',
+        uuid: 'a2',
+        timestamp: at(9),
+        message: { id: 'k2', model: 'claude-opus-5-5', usage: { input_tokens: 3000 } },
+      },
+    ]);
+    await runtime.store.append(
+      { projectKey: runtime.projectKey, sessionId: 'old', subpath: 'subagents/agent-x' },
+      [
+        {
+          type: 'assistant',
+          uuid: 'a3',
+          timestamp: at(7),
+          message: { id: 'k3', model: 'claude-opus-5-5', usage: { input_tokens: 500 } },
+        },
+      ],
+    );
+    const dead = {
+      step: 'work',
+      session_id: 'old',
+      ok: false,
+      cost_usd: 0.001,
+      num_turns: 0,
+      text: '',
+      error: null,
+      started_at: started,
+      ended_at: 0,
+      attempts: 1,
+      errors: [],
+      resumed: false,
+      retired: [],
+      context: 0,
+      duration_s: 0,
+      run: 'dead-run',
+    };
+    const other = { ...dead, session_id: 'elsewhere', run: 'other-run' };
+    writeFileSync(runtime.manifestPath, JSON.stringify([dead, other]));
+
+    await runtime.run(spec, 'continue', { resume: 'old', stepName: 'work' });
+    const rows = readManifest(runtime.runDir);
+    expect(rows[0]).toMatchObject({
+      run: 'dead-run',
+      ended_at: expect.closeTo(started + 9, 3),
+      duration_s: 9,
+      error: 'killed-by-signal',
+      cost_usd: expect.closeTo(price(1000) + price(3000) + price(500), 12),
+    });
+    expect(rows[1]).toEqual(other);
+    expect(rows[2]).toMatchObject({ run: runtime.runId, session_id: 'old' });
+  });
+});
+
+describe('Runtime events', () => {
+  test('warns once when the API serves another model than configured', async () => {
+    const { runtime } = runtimeWith([
+      [
+        sdk.init(),
+        sdk.assistant([{ type: 'text', text: 'a' }], { id: 'm1', tokens: 10, model: 'claude-sonnet-4-5' }),
+        sdk.assistant([{ type: 'text', text: 'b' }], { id: 'm2', tokens: 10, model: 'claude-sonnet-4-5' }),
+        sdk.result(),
+      ],
+    ]);
+    const events: FlowerEvent[] = [];
+    await runtime.run(spec, 'x', { onEvent: (event) => events.push(event) });
+    const warnings = events.filter((event) => event.kind === 'warning');
+    expect(warnings).toEqual([expect.objectContaining({ code: 'model_mismatch', step: 'worker' })]);
+    expect(warnings[0]?.text).toContain('claude-opus-5-5');
+  });
+
+  test('reports what the store did to the transcript it loaded for a resume', async () => {
+    const { runtime } = runtimeWith([[sdk.init('old'), sdk.result({ session_id: 'old' })]]);
+    await runtime.store.append({ projectKey: runtime.projectKey, sessionId: 'old' }, [
+      { type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'hi' } },
+      {
+        type: 'assistant',
+        uuid: 'e1',
+        parentUuid: 'u1',
+        isApiErrorMessage: true,
+        message: {
+          id: 'x',
+          model: '<synthetic>',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'API Error: 529' }],
+        },
+      },
+    ]);
+    const events: FlowerEvent[] = [];
+    await runtime.run(spec, 'x', { resume: 'old', onEvent: (event) => events.push(event) });
+    const trim = events.find((event) => event.kind === 'trim');
+    expect(trim).toMatchObject({ sessionId: 'old', report: expect.objectContaining({ pruned: 1 }) });
+    expect(trim?.text).not.toBe('');
+  });
+
+  test('runStream yields the events and then settles the result', async () => {
+    const { runtime } = runtimeWith([[sdk.init(), sdk.text('hello', { id: 'm1' }), sdk.result()]]);
+    const { events, result } = runtime.runStream(spec, 'x');
+    const kinds: string[] = [];
+    for await (const event of events) kinds.push(event.kind);
+    expect(kinds).toEqual(['system', 'text', 'result', 'cost']);
+    expect((await result).text).toBe('hello');
+  });
+});

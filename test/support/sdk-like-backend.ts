@@ -1,0 +1,148 @@
+/**
+ * An in-process backend for runtime unit tests that behaves like the SDK towards the session store: a
+ * resumed query first loads the session from `options.sessionStore` (as the SDK does before spawning the
+ * child), and every assistant message is appended to the store before it is yielded (eager flush). Steps
+ * can also hang until aborted, to drive the stall watchdog. The SDK module itself is never mocked.
+ *
+ * @module
+ */
+import type { AgentBackend, AgentMessage, AgentQuery, AgentRequest } from '../../src/agent/agent-backend.js';
+import { AbortError } from '../../src/agent/claude-sdk.js';
+import { projectKey } from '../../src/agent/project-key.js';
+
+/** One scripted query: messages (and optionally a hang after them), or an error thrown at once. */
+export type LikeStep = AgentMessage[] | Error | { messages: AgentMessage[]; hang: true };
+
+/** A scripted backend that loads and mirrors like the SDK. */
+export class SdkLikeBackend implements AgentBackend {
+  readonly requests: AgentRequest[] = [];
+  readonly #steps: LikeStep[];
+
+  constructor(steps: LikeStep[]) {
+    this.#steps = [...steps];
+  }
+
+  /** Steps not asked for yet. */
+  get remaining(): number {
+    return this.#steps.length;
+  }
+
+  query(request: AgentRequest, signal: AbortSignal): AgentQuery {
+    this.requests.push(request);
+    const next = this.#steps.shift();
+    if (next === undefined) throw new Error(`SdkLikeBackend: query ${this.requests.length} was not scripted`);
+    const step: LikeStep = next;
+    const options = request.options;
+    const store = options.sessionStore;
+    const key = projectKey(options.cwd ?? '.');
+    let closed = false;
+    async function* messages(): AsyncGenerator<AgentMessage> {
+      if (store && options.resume) await store.load({ projectKey: key, sessionId: options.resume });
+      if (step instanceof Error) throw step;
+      const list = Array.isArray(step) ? step : step.messages;
+      for (const message of list) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (closed) return;
+        if (signal.aborted) throw new AbortError('Claude Code process aborted by user');
+        const sessionId = (message as { session_id?: string }).session_id;
+        if (store && message.type === 'assistant' && sessionId) {
+          await store.append({ projectKey: key, sessionId }, [
+            {
+              type: 'assistant',
+              uuid: `${(message as { uuid?: string }).uuid ?? 'u'}-${Math.random()}`,
+              timestamp: new Date().toISOString(),
+              message: message.message,
+            },
+          ]);
+        }
+        yield message;
+      }
+      if (!Array.isArray(step)) {
+        await new Promise<void>((resolve) => {
+          if (signal.aborted) resolve();
+          signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        throw new AbortError('Claude Code process aborted by user');
+      }
+      const last = list.findLast((message) => message.type === 'result');
+      if (last?.type === 'result' && last.is_error) throw new Error('Claude Code returned an error result');
+    }
+    return {
+      [Symbol.asyncIterator]: messages,
+      interrupt: async () => undefined,
+      close: () => {
+        closed = true;
+      },
+    };
+  }
+}
+
+/** SDK-shaped messages for tests. */
+export const sdk = {
+  init(sessionId = 'sess-1'): AgentMessage {
+    return { type: 'system', subtype: 'init', session_id: sessionId, uuid: 'u0' } as unknown as AgentMessage;
+  },
+  assistant(
+    content: unknown[],
+    options: { sessionId?: string; id?: string; tokens?: number; output?: number; model?: string } = {},
+  ): AgentMessage {
+    return {
+      type: 'assistant',
+      session_id: options.sessionId ?? 'sess-1',
+      uuid: `ua-${options.id ?? 'm'}`,
+      parent_tool_use_id: null,
+      message: {
+        id: options.id ?? 'msg_1',
+        model: options.model ?? 'claude-opus-5-5',
+        role: 'assistant',
+        content,
+        usage: { input_tokens: options.tokens ?? 0, output_tokens: options.output ?? 0 },
+      },
+    } as unknown as AgentMessage;
+  },
+  text(text: string, options: { sessionId?: string; id?: string; tokens?: number; output?: number } = {}) {
+    return sdk.assistant([{ type: 'text', text }], options);
+  },
+  syntheticError(text: string, sessionId = 'sess-1', kind = 'server_error'): AgentMessage {
+    return {
+      type: 'assistant',
+      session_id: sessionId,
+      uuid: 'ue',
+      parent_tool_use_id: null,
+      error: kind,
+      message: {
+        id: 'm_err',
+        model: '<synthetic>',
+        role: 'assistant',
+        content: [{ type: 'text', text }],
+        usage: {},
+      },
+    } as unknown as AgentMessage;
+  },
+  result(extra: Record<string, unknown> = {}): AgentMessage {
+    return {
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      num_turns: 1,
+      total_cost_usd: 0.5,
+      result: 'ok',
+      session_id: 'sess-1',
+      uuid: 'ur',
+      ...extra,
+    } as unknown as AgentMessage;
+  },
+  apiFailure(text: string, sessionId = 'sess-1', status: number | null = null): AgentMessage[] {
+    return [
+      sdk.syntheticError(text, sessionId),
+      sdk.result({
+        is_error: true,
+        session_id: sessionId,
+        terminal_reason: 'api_error',
+        api_error_status: status,
+        total_cost_usd: 0,
+        result: text,
+      }),
+    ];
+  },
+};
