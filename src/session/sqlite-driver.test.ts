@@ -51,6 +51,18 @@ describe('openSqlite', () => {
     }
   });
 
+  test('iterates rows one at a time, in order', () => {
+    const connection = openSqlite(join(directory, 'c.db'));
+    try {
+      connection.exec('CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (3), (1), (2)');
+      const seen: unknown[] = [];
+      for (const row of connection.prepare('SELECT v FROM t ORDER BY v').iterate()) seen.push(row);
+      expect(seen).toEqual([{ v: 1 }, { v: 2 }, { v: 3 }]);
+    } finally {
+      connection.close();
+    }
+  });
+
   test('opens read-only connections that cannot write', () => {
     const path = join(directory, 'b.db');
     openSqlite(path).close();

@@ -19,6 +19,11 @@ export interface SqliteStatement {
   get(...parameters: unknown[]): unknown;
   /** Every row. */
   all(...parameters: unknown[]): unknown[];
+  /**
+   * The rows one at a time. Lets a caller turn each row into its result and drop it, instead of holding every
+   * row and every result at once. Finish (or `break` out of) the loop before running another statement.
+   */
+  iterate(...parameters: unknown[]): IterableIterator<unknown>;
 }
 
 /** One open connection. Every method is synchronous, which keeps each store call free of `await` gaps. */
@@ -111,6 +116,9 @@ export function openSqlite(path: string, options: SqliteOpenOptions = {}): Sqlit
 }
 
 function wrap(database: Database.Database, path: string, readonly: boolean): SqliteConnection {
+  // One transaction function for the connection's lifetime: `database.transaction()` builds a new wrapper on
+  // every call (about 2% of a small append, profiled).
+  const transaction = database.transaction((work: () => unknown) => work());
   return {
     path,
     readonly,
@@ -123,13 +131,14 @@ function wrap(database: Database.Database, path: string, readonly: boolean): Sql
         run: (...parameters) => statement.run(...parameters),
         get: (...parameters) => statement.get(...parameters),
         all: (...parameters) => statement.all(...parameters),
+        iterate: (...parameters) => statement.iterate(...parameters),
       };
     },
     pragmaValue(pragma) {
       return database.pragma(pragma, { simple: true });
     },
-    immediate(work) {
-      return database.transaction(work).immediate();
+    immediate<T>(work: () => T): T {
+      return transaction.immediate(work) as T;
     },
     close() {
       if (database.open) database.close();

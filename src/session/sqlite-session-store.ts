@@ -7,45 +7,26 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-import { foldSessionSummary } from '../agent/claude-sdk.js';
 import type { SessionKey, SessionStoreEntry, SessionSummaryEntry } from '../agent/claude-sdk.js';
-import { FlowerError } from '../errors.js';
+import { MtimeClock, appendBatch } from './append-batch.js';
+import type { AppendContext } from './append-batch.js';
+import { newestContext } from './context-tokens.js';
+import { deleteTranscript } from './delete-transcript.js';
 import type { FlowerSessionStore } from './flower-session-store.js';
 import type { LoadReport } from './load-report.js';
+import { rekeyProject } from './rekey-project.js';
 import { SchemaMismatchError, missingSchemaParts, prepareWritableDatabase } from './schema.js';
-import { isUnreadableDatabaseError, openSqlite } from './sqlite-driver.js';
-import type { SqliteConnection, SqliteStatement } from './sqlite-driver.js';
-import { checkedProjectKey, childRange, isMainKey, sessionPrefix, storeKey } from './store-key.js';
+import { SessionSummaries } from './session-summaries.js';
+import { openSqlite } from './sqlite-driver.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_CONTEXT_SCAN } from './sqlite-session-store-options.js';
+import type { SqliteSessionStoreOptions } from './sqlite-session-store-options.js';
+import type { SqliteConnection } from './sqlite-driver.js';
+import { explainStoreError, parseStoredEntry } from './store-errors.js';
+import { checkedProjectKey, childRange, sessionPrefix, storeKey } from './store-key.js';
+import { StatementCache } from './store-queries.js';
 
-/** Options for {@link SqliteSessionStore}. */
-export interface SqliteSessionStoreOptions {
-  /**
-   * How long a write waits for another process holding the database lock before it fails (the SDK then
-   * retries the batch). Default 5000 ms.
-   */
-  busyTimeoutMs?: number;
-  /**
-   * Open for reading only (`flower analyze`, dashboards): the file must exist, nothing is created or
-   * converted, and `append`, `delete` and `rekey` throw.
-   */
-  readonly?: boolean;
-}
-
-/** The default busy timeout, in milliseconds. */
-export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-
-/** The number of newest main-transcript entries {@link SqliteSessionStore.lastContext} looks at by default. */
-export const DEFAULT_CONTEXT_SCAN = 60;
-
-interface MetaRow {
-  mtime: number;
-  next_seq: number;
-}
-
-interface SummaryRow {
-  mtime: number;
-  data: string;
-}
+export { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_CONTEXT_SCAN } from './sqlite-session-store-options.js';
+export type { SqliteSessionStoreOptions } from './sqlite-session-store-options.js';
 
 /**
  * A {@link FlowerSessionStore} on better-sqlite3, in the reference schema (context-and-stores.md §5).
@@ -75,9 +56,9 @@ export class SqliteSessionStore implements FlowerSessionStore {
   readonly readonly: boolean;
 
   #connection: SqliteConnection | null;
-  readonly #statements = new Map<string, SqliteStatement>();
-  /** The last mtime this instance issued, so two appends in one millisecond still get increasing times. */
-  #lastMtime = 0;
+  readonly #statements = new StatementCache(() => this.#open());
+  readonly #summaries: SessionSummaries;
+  readonly #appending: AppendContext;
 
   /**
    * Opens (and, unless `readonly`, creates) the database at `path`. A missing parent folder is created.
@@ -89,6 +70,8 @@ export class SqliteSessionStore implements FlowerSessionStore {
   constructor(path: string, options: SqliteSessionStoreOptions = {}) {
     this.path = resolve(path);
     this.readonly = options.readonly ?? false;
+    this.#summaries = new SessionSummaries(this.#statements, this.path);
+    this.#appending = { statements: this.#statements, summaries: this.#summaries, clock: new MtimeClock() };
     if (!this.readonly) mkdirSync(dirname(this.path), { recursive: true });
     const connection = openSqlite(this.path, {
       readonly: this.readonly,
@@ -100,7 +83,7 @@ export class SqliteSessionStore implements FlowerSessionStore {
       if (missing.length > 0) throw new SchemaMismatchError(missing);
     } catch (error) {
       connection.close();
-      throw this.#explain(error);
+      throw explainStoreError(this.path, error);
     }
     this.#connection = connection;
   }
@@ -109,7 +92,7 @@ export class SqliteSessionStore implements FlowerSessionStore {
 
   /** Stores a batch of transcript entries (see the class description for de-duplication and summaries). */
   async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
-    this.#guard(() => this.#append(key, entries));
+    this.#guard(() => appendBatch(this.#writable(), this.#appending, key, entries));
   }
 
   /**
@@ -126,9 +109,10 @@ export class SqliteSessionStore implements FlowerSessionStore {
   async listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>> {
     return this.#guard(() => {
       const { low, high } = childRange(checkedProjectKey(projectKey));
-      const rows = this.#statement(
-        'SELECT store_key, mtime FROM meta WHERE store_key >= ? AND store_key < ? ORDER BY store_key',
-      ).all(low, high) as Array<{ store_key: string; mtime: number }>;
+      const rows = this.#statements.get('metaTimesInRange').all(low, high) as Array<{
+        store_key: string;
+        mtime: number;
+      }>;
       const sessions: Array<{ sessionId: string; mtime: number }> = [];
       for (const row of rows) {
         const sessionId = row.store_key.slice(low.length);
@@ -145,25 +129,7 @@ export class SqliteSessionStore implements FlowerSessionStore {
   async listSessionSummaries(projectKey: string): Promise<SessionSummaryEntry[]> {
     return this.#guard(() => {
       checkedProjectKey(projectKey);
-      const rows = this.#statement(
-        'SELECT session_id, mtime, data FROM summaries WHERE project_key = ? ORDER BY session_id',
-      ).all(projectKey) as Array<SummaryRow & { session_id: string }>;
-      return rows.flatMap((row) => {
-        const decoded = decodeSummary(row);
-        if (decoded !== null) return [decoded];
-        const key = { projectKey, sessionId: row.session_id };
-        if (this.readonly) return [this.#foldStored(key, Number.MAX_SAFE_INTEGER, row.mtime)];
-        // Re-read under the write lock: another process may have rebuilt, updated or deleted it meanwhile.
-        return this.#writable().immediate(() => {
-          const current = this.#summaryRow(key);
-          if (current === undefined) return [];
-          const now = decodeSummary({ ...current, session_id: key.sessionId });
-          if (now !== null) return [now];
-          const rebuilt = this.#foldStored(key, Number.MAX_SAFE_INTEGER, current.mtime);
-          this.#writeSummary(key, rebuilt);
-          return [rebuilt];
-        });
-      });
+      return this.#summaries.list(projectKey, this.readonly ? null : this.#writable());
     });
   }
 
@@ -174,19 +140,8 @@ export class SqliteSessionStore implements FlowerSessionStore {
   async delete(key: SessionKey): Promise<void> {
     this.#guard(() => {
       const connection = this.#writable();
-      const target = storeKey(key);
-      connection.immediate(() => {
-        this.#statement('DELETE FROM entries WHERE store_key = ?').run(target);
-        this.#statement('DELETE FROM meta WHERE store_key = ?').run(target);
-        if (!isMainKey(key)) return;
-        const { low, high } = childRange(target);
-        this.#statement('DELETE FROM entries WHERE store_key >= ? AND store_key < ?').run(low, high);
-        this.#statement('DELETE FROM meta WHERE store_key >= ? AND store_key < ?').run(low, high);
-        this.#statement('DELETE FROM summaries WHERE project_key = ? AND session_id = ?').run(
-          key.projectKey,
-          key.sessionId,
-        );
-      });
+      this.#summaries.forget();
+      connection.immediate(() => deleteTranscript(this.#statements, key));
     });
   }
 
@@ -194,9 +149,7 @@ export class SqliteSessionStore implements FlowerSessionStore {
   async listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]> {
     return this.#guard(() => {
       const { low, high } = childRange(sessionPrefix(key.projectKey, key.sessionId));
-      const rows = this.#statement(
-        'SELECT store_key FROM meta WHERE store_key >= ? AND store_key < ? ORDER BY store_key',
-      ).all(low, high) as Array<{ store_key: string }>;
+      const rows = this.#statements.get('metaKeysInRange').all(low, high) as Array<{ store_key: string }>;
       return rows.map((row) => row.store_key.slice(low.length));
     });
   }
@@ -206,10 +159,7 @@ export class SqliteSessionStore implements FlowerSessionStore {
   /** True when the main transcript `projectKey/sessionId` exists (one index lookup). */
   hasSession(projectKey: string, sessionId: string): boolean {
     return this.#guard(
-      () =>
-        this.#statement('SELECT 1 FROM meta WHERE store_key = ?').get(
-          sessionPrefix(projectKey, sessionId),
-        ) !== undefined,
+      () => this.#statements.get('hasMeta').get(sessionPrefix(projectKey, sessionId)) !== undefined,
     );
   }
 
@@ -219,27 +169,13 @@ export class SqliteSessionStore implements FlowerSessionStore {
    * 0 when unknown. Unparsable rows and rows without usage are skipped.
    */
   lastContext(projectKey: string, sessionId: string, scan: number = DEFAULT_CONTEXT_SCAN): number {
-    return this.#guard(() => {
-      const rows = this.#statement(
-        'SELECT payload FROM entries WHERE store_key = ? ORDER BY seq DESC LIMIT ?',
-      ).all(sessionPrefix(projectKey, sessionId), Math.max(0, Math.floor(scan))) as Array<{
-        payload: string;
-      }>;
-      for (const row of rows) {
-        const tokens = contextTokens(row.payload);
-        if (tokens > 0) return tokens;
-      }
-      return 0;
-    });
+    return this.#guard(() => newestContext(this.#statements, sessionPrefix(projectKey, sessionId), scan));
   }
 
   /** Every project key with at least one stored transcript, sorted. */
   projects(): string[] {
     return this.#guard(() => {
-      const rows = this.#statement(
-        `SELECT DISTINCT substr(store_key, 1, instr(store_key, '/') - 1) AS project
-           FROM meta WHERE instr(store_key, '/') > 1 ORDER BY project`,
-      ).all() as Array<{ project: string }>;
+      const rows = this.#statements.get('projects').all() as Array<{ project: string }>;
       return rows.map((row) => row.project);
     });
   }
@@ -262,34 +198,8 @@ export class SqliteSessionStore implements FlowerSessionStore {
       checkedProjectKey(fromProjectKey);
       checkedProjectKey(toProjectKey);
       if (fromProjectKey === toProjectKey) return 0;
-      return connection.immediate(() => {
-        const { low, high } = childRange(fromProjectKey);
-        const keys = (
-          this.#statement('SELECT store_key FROM meta WHERE store_key >= ? AND store_key < ?').all(
-            low,
-            high,
-          ) as Array<{ store_key: string }>
-        ).map((row) => row.store_key);
-        const bySession = new Map<string, string[]>();
-        for (const key of keys) {
-          const sessionId = key.slice(low.length).split('/')[0] ?? '';
-          bySession.set(sessionId, [...(bySession.get(sessionId) ?? []), key]);
-        }
-        let moved = 0;
-        for (const [sessionId, sessionKeys] of bySession) {
-          if (this.#sessionExists(toProjectKey, sessionId)) continue;
-          for (const key of sessionKeys) {
-            const target = toProjectKey + key.slice(fromProjectKey.length);
-            this.#statement('UPDATE entries SET store_key = ? WHERE store_key = ?').run(target, key);
-            this.#statement('UPDATE meta SET store_key = ? WHERE store_key = ?').run(target, key);
-          }
-          this.#statement(
-            'UPDATE summaries SET project_key = ? WHERE project_key = ? AND session_id = ?',
-          ).run(toProjectKey, fromProjectKey, sessionId);
-          moved += 1;
-        }
-        return moved;
-      });
+      this.#summaries.forget();
+      return connection.immediate(() => rekeyProject(this.#statements, fromProjectKey, toProjectKey));
     });
   }
 
@@ -316,6 +226,7 @@ export class SqliteSessionStore implements FlowerSessionStore {
     } finally {
       this.#connection = null;
       this.#statements.clear();
+      this.#summaries.forget();
       connection.close();
     }
   }
@@ -330,11 +241,14 @@ export class SqliteSessionStore implements FlowerSessionStore {
    */
   protected loadRaw(key: SessionKey): SessionStoreEntry[] | null {
     const target = storeKey(key);
-    const rows = this.#statement('SELECT seq, payload FROM entries WHERE store_key = ? ORDER BY seq').all(
-      target,
-    ) as Array<{ seq: number; payload: string }>;
-    if (rows.length === 0) return null;
-    return rows.map((row) => this.#parse(target, row.seq, row.payload));
+    const entries: SessionStoreEntry[] = [];
+    // Row by row: each payload string can be dropped once parsed, so a load never holds every stored string
+    // and every parsed entry at once.
+    for (const row of this.#statements.get('entriesOf').iterate(target)) {
+      const { seq, payload } = row as { seq: number; payload: string };
+      entries.push(parseStoredEntry(this.path, target, seq, payload));
+    }
+    return entries.length === 0 ? null : entries;
   }
 
   /**
@@ -349,130 +263,6 @@ export class SqliteSessionStore implements FlowerSessionStore {
   }
 
   // ---- internals ----------------------------------------------------------------------------------------
-
-  #append(key: SessionKey, entries: readonly SessionStoreEntry[]): void {
-    const connection = this.#writable();
-    const target = storeKey(key);
-    if (entries.length === 0) return;
-    // Serialise before taking the write lock: it keeps the transaction short, and what is stored is fixed at
-    // call time even if the caller later mutates its objects.
-    const rows = entries.map((entry) => ({ uid: uidOf(entry), payload: JSON.stringify(entry) }));
-    connection.immediate(() => {
-      const meta = this.#statement('SELECT mtime, next_seq FROM meta WHERE store_key = ?').get(target) as
-        MetaRow | undefined;
-      const firstSeq = meta?.next_seq ?? this.#nextSeqWithoutMeta(target);
-      const exists = this.#statement('SELECT 1 FROM entries WHERE store_key = ? AND uid = ?');
-      const insert = this.#statement(
-        'INSERT INTO entries (store_key, seq, uid, payload) VALUES (?, ?, ?, ?)',
-      );
-      const kept: SessionStoreEntry[] = [];
-      let seq = firstSeq;
-      rows.forEach((row, index) => {
-        // The lookup also sees rows inserted earlier in this transaction: a uuid repeated within the batch
-        // keeps its first occurrence.
-        if (row.uid !== null && exists.get(target, row.uid) !== undefined) return;
-        insert.run(target, seq, row.uid, row.payload);
-        seq += 1;
-        kept.push(entries[index]!);
-      });
-      // A pure replay (the SDK retrying a batch that did land) must not advance mtime or re-fold the summary.
-      if (kept.length === 0) return;
-      const now = this.#nextMtime(meta?.mtime ?? 0);
-      this.#statement(
-        `INSERT INTO meta (store_key, mtime, next_seq) VALUES (?, ?, ?)
-           ON CONFLICT(store_key) DO UPDATE SET mtime = excluded.mtime, next_seq = excluded.next_seq`,
-      ).run(target, now, seq);
-      if (!isMainKey(key)) return;
-      const previous = this.#previousSummary(key, firstSeq);
-      this.#writeSummary(key, foldSessionSummary(previous, key, kept, { mtime: now }));
-    });
-  }
-
-  /** The summary before this batch; rebuilt from the stored transcript when absent or Python-written. */
-  #previousSummary(key: SessionKey, firstSeq: number): SessionSummaryEntry | undefined {
-    const row = this.#summaryRow(key);
-    const decoded = row === undefined ? null : decodeSummary({ ...row, session_id: key.sessionId });
-    if (decoded !== null) return decoded;
-    if (firstSeq === 0 && row === undefined) return undefined;
-    return this.#foldStored(key, firstSeq, row?.mtime ?? 0);
-  }
-
-  #summaryRow(key: SessionKey): SummaryRow | undefined {
-    return this.#statement('SELECT mtime, data FROM summaries WHERE project_key = ? AND session_id = ?').get(
-      key.projectKey,
-      key.sessionId,
-    ) as SummaryRow | undefined;
-  }
-
-  /** Folds the stored main transcript (entries with `seq < beforeSeq`) into a fresh summary. */
-  #foldStored(key: SessionKey, beforeSeq: number, mtime: number): SessionSummaryEntry {
-    const target = storeKey(key);
-    const rows = this.#statement(
-      'SELECT seq, payload FROM entries WHERE store_key = ? AND seq < ? ORDER BY seq',
-    ).all(target, beforeSeq) as Array<{ seq: number; payload: string }>;
-    const entries = rows.map((row) => this.#parse(target, row.seq, row.payload));
-    return foldSessionSummary(undefined, { projectKey: key.projectKey, sessionId: key.sessionId }, entries, {
-      mtime,
-    });
-  }
-
-  #writeSummary(key: SessionKey, summary: SessionSummaryEntry): void {
-    this.#statement(
-      `INSERT INTO summaries (project_key, session_id, mtime, data) VALUES (?, ?, ?, ?)
-         ON CONFLICT(project_key, session_id) DO UPDATE SET mtime = excluded.mtime, data = excluded.data`,
-    ).run(key.projectKey, key.sessionId, summary.mtime, JSON.stringify(summary));
-  }
-
-  /** For a key with entries but no meta row (never written by flower; tolerated): one past the highest seq. */
-  #nextSeqWithoutMeta(target: string): number {
-    const row = this.#statement('SELECT max(seq) AS top FROM entries WHERE store_key = ?').get(target) as {
-      top: number | null;
-    };
-    return row.top === null ? 0 : row.top + 1;
-  }
-
-  /** Storage time for a write: now, but strictly after both this key's stored mtime and our last one. */
-  #nextMtime(storedMtime: number): number {
-    const now = Math.max(Date.now(), storedMtime + 1, this.#lastMtime + 1);
-    this.#lastMtime = now;
-    return now;
-  }
-
-  #sessionExists(projectKey: string, sessionId: string): boolean {
-    const main = sessionPrefix(projectKey, sessionId);
-    const { low, high } = childRange(main);
-    return (
-      this.#statement('SELECT 1 FROM meta WHERE store_key = ?').get(main) !== undefined ||
-      this.#statement('SELECT 1 FROM meta WHERE store_key >= ? AND store_key < ? LIMIT 1').get(low, high) !==
-        undefined ||
-      this.#statement('SELECT 1 FROM summaries WHERE project_key = ? AND session_id = ?').get(
-        projectKey,
-        sessionId,
-      ) !== undefined
-    );
-  }
-
-  #parse(target: string, seq: number, payload: string): SessionStoreEntry {
-    try {
-      return JSON.parse(payload) as SessionStoreEntry;
-    } catch (error) {
-      throw new FlowerError(
-        'STORE_UNREADABLE',
-        `${this.path}: the stored entry ${target} #${seq} is not valid JSON, so this transcript cannot be ` +
-          'loaded. The file was left untouched; restore it from a copy or start a new session.',
-        { cause: error },
-      );
-    }
-  }
-
-  #statement(sql: string): SqliteStatement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.#open().prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
-  }
 
   #open(): SqliteConnection {
     if (this.#connection === null) throw new Error(`The session store ${this.path} is closed.`);
@@ -492,66 +282,7 @@ export class SqliteSessionStore implements FlowerSessionStore {
     try {
       return work();
     } catch (error) {
-      throw this.#explain(error);
+      throw explainStoreError(this.path, error);
     }
   }
-
-  #explain(error: unknown): unknown {
-    if (error instanceof SchemaMismatchError) {
-      return new FlowerError(
-        'STORE_UNREADABLE',
-        `${this.path} is a SQLite database but not a flower session store (it ${error.message}). ` +
-          'It was left untouched: point flower at another run directory.',
-        { cause: error },
-      );
-    }
-    if (!isUnreadableDatabaseError(error)) return error;
-    return new FlowerError(
-      'STORE_UNREADABLE',
-      `${this.path} cannot be read as a session store (${(error as Error).message}). ` +
-        'It was left untouched: move it aside (with any -wal and -shm files beside it) to start with an empty ' +
-        'store, or restore it from a copy.',
-      { cause: error },
-    );
-  }
-}
-
-/** The de-duplication key of an entry: its `uuid` when it is a non-empty string (as the reference). */
-function uidOf(entry: SessionStoreEntry): string | null {
-  return typeof entry.uuid === 'string' && entry.uuid !== '' ? entry.uuid : null;
-}
-
-/**
- * A summary row as written by this store (the TS `SessionSummaryEntry` JSON), or `null` for anything else
- * (the Python flower's shape with `session_id`, or damage), which the caller rebuilds from the transcript.
- */
-function decodeSummary(row: SummaryRow & { session_id: string }): SessionSummaryEntry | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(row.data);
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return null;
-  const { sessionId, data } = parsed as { sessionId?: unknown; data?: unknown };
-  if (typeof sessionId !== 'string' || typeof data !== 'object' || data === null || Array.isArray(data))
-    return null;
-  return { sessionId: row.session_id, mtime: row.mtime, data: data as Record<string, unknown> };
-}
-
-/** `input + cache_read + cache_creation` of `message.usage` in one stored payload; 0 when absent or bad. */
-function contextTokens(payload: string): number {
-  let entry: unknown;
-  try {
-    entry = JSON.parse(payload);
-  } catch {
-    return 0;
-  }
-  const usage = (entry as { message?: { usage?: Record<string, unknown> } } | null)?.message?.usage;
-  if (typeof usage !== 'object' || usage === null) return 0;
-  const count = (name: string): number => {
-    const value = usage[name];
-    return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
-  };
-  return count('input_tokens') + count('cache_read_input_tokens') + count('cache_creation_input_tokens');
 }

@@ -1,0 +1,25 @@
+/**
+ * Options and defaults of `SqliteSessionStore`.
+ *
+ * @module
+ */
+
+/** Options for `SqliteSessionStore`. */
+export interface SqliteSessionStoreOptions {
+  /**
+   * How long a write waits for another process holding the database lock before it fails (the SDK then
+   * retries the batch). Default 5000 ms.
+   */
+  busyTimeoutMs?: number;
+  /**
+   * Open for reading only (`flower analyze`, dashboards): the file must exist, nothing is created or
+   * converted, and `append`, `delete` and `rekey` throw.
+   */
+  readonly?: boolean;
+}
+
+/** The default busy timeout, in milliseconds. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/** The number of newest main-transcript entries `SqliteSessionStore.lastContext` looks at by default. */
+export const DEFAULT_CONTEXT_SCAN = 60;
