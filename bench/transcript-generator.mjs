@@ -87,7 +87,7 @@ class Writer {
       isSidechain: this.agentId !== null,
       userType: 'external',
       entrypoint: 'sdk-ts',
-      cwd: '/work/project',
+      cwd: '/home/dev/project',
       sessionId: this.session.id,
       version: '2.1.334',
       gitBranch: 'main',
@@ -260,7 +260,7 @@ class Writer {
       };
     }
     if (roll < 0.8) {
-      const path = `/work/project/src/${this.words(1)}-${this.words(1)}.ts`;
+      const path = `/home/dev/project/src/${this.words(1)}-${this.words(1)}.ts`;
       const content = this.lines(this.between(10, 190), this.between(6, 11));
       return {
         use: { type: 'tool_use', id, name: 'Read', input: { file_path: path } },
@@ -271,7 +271,7 @@ class Writer {
         },
       };
     }
-    const path = `/work/project/src/${this.words(1)}.ts`;
+    const path = `/home/dev/project/src/${this.words(1)}.ts`;
     const before = this.words(this.between(5, 40));
     const after = this.words(this.between(5, 40));
     return {

@@ -11,7 +11,7 @@ const FATAL_TEXTS = [
   'invalid_api_key',
   'authentication_failed',
   'Unauthorized',
-  'EACCES: permission denied, open /root/x',
+  'EACCES: permission denied, open /etc/shadow',
   'invalid_request_error: messages: text content blocks must be non-empty',
   'Your credit balance is too low to access the Anthropic API.',
   'Quota exceeded for this organisation',

@@ -14,7 +14,7 @@ const prompt = (uuid: string, text: string): SessionStoreEntry => ({
   type: 'user',
   uuid,
   timestamp: '2026-01-02T03:04:05.000Z',
-  cwd: '/work/app',
+  cwd: '/srv/app',
   message: { role: 'user', content: text },
 });
 

@@ -4,16 +4,16 @@ import { NOTES, NOTES_ZH, workbenchPath } from './workbench-path.js';
 
 describe('workbenchPath', () => {
   test('puts the workbench in <workspace>/.flower by default', () => {
-    expect(workbenchPath('/work/app')).toBe(join('/work/app', '.flower'));
-    expect(workbenchPath('/work/app', { runDir: null })).toBe(join('/work/app', '.flower'));
+    expect(workbenchPath('/srv/app')).toBe(join('/srv/app', '.flower'));
+    expect(workbenchPath('/srv/app', { runDir: null })).toBe(join('/srv/app', '.flower'));
   });
 
   test('puts it beside the workspace with isolate, so every worktree shares it', () => {
-    expect(workbenchPath('/work/my app/', { isolate: true })).toBe(join('/work', '.flower-my app'));
+    expect(workbenchPath('/srv/my app/', { isolate: true })).toBe(join('/srv', '.flower-my app'));
   });
 
   test('puts it in the run directory with -W, whatever isolate says', () => {
-    expect(workbenchPath('/work/app', { runDir: '/data/runs', isolate: true })).toBe(
+    expect(workbenchPath('/srv/app', { runDir: '/data/runs', isolate: true })).toBe(
       join('/data/runs', 'workbench'),
     );
   });

@@ -34,7 +34,7 @@ export function sampleTranscript(sessionId: string, tag: string): SessionStoreEn
   const at = (second: number) => new Date(Date.UTC(2026, 0, 2, 3, 4, second)).toISOString();
   const common = {
     sessionId,
-    cwd: '/work/flower/ws',
+    cwd: '/srv/flower/ws',
     version: '2.1.334',
     gitBranch: 'main',
     isSidechain: false,
@@ -298,7 +298,7 @@ export function runSessionStoreSuite(
       expect(listed).toHaveLength(1);
       expect(listed[0]!.sessionId).toBe(main.sessionId);
       expect(listed[0]!.data).toEqual(expected.data);
-      expect(listed[0]!.data).toMatchObject({ customTitle: 'Title b', cwd: '/work/flower/ws' });
+      expect(listed[0]!.data).toMatchObject({ customTitle: 'Title b', cwd: '/srv/flower/ws' });
       expect(listed[0]!.mtime).toBe(await mtimeOf(main));
       expect(await summaries('elsewhere')).toEqual([]);
     });
