@@ -23,6 +23,8 @@ export type { ScratchEnvironment, ScratchEnvironmentOptions } from './scratch-en
 export { scriptTurns } from './script-turns.js';
 export type { ScriptedTurn, ScriptedTurns } from './script-turns.js';
 export { ScriptedBackend, UnconsumedStepsError, UnexpectedBackendCallError } from './scripted-backend.js';
+export { scriptedTurn } from './scripted-turn.js';
+export type { ScriptedTurnOptions } from './scripted-turn.js';
 export type { ScriptedStep } from './scripted-backend.js';
 export { parseServerSentEvents } from './sse-encoder.js';
 export type { ServerSentEvent } from './sse-encoder.js';

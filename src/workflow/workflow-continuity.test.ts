@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { AgentMessage } from '../agent/agent-backend.js';
 import { agentSpec } from '../agent/agent-spec.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { Runtime } from '../runtime/runtime.js';
 import { ScriptedBackend, type ScriptedStep } from '../testing/scripted-backend.js';
+import { scriptedTurn as turn } from '../testing/scripted-turn.js';
 import { step, type Step } from './step.js';
 import { verdictLabel } from './step-names.js';
 import { Workflow } from './workflow.js';
@@ -27,30 +27,6 @@ afterEach(() => {
   for (const rt of runtimes.splice(0)) rt.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function turn(sessionId: string, reply: string): AgentMessage[] {
-  return [
-    { type: 'system', subtype: 'init', session_id: sessionId, uuid: `${sessionId}-i` },
-    {
-      type: 'assistant',
-      session_id: sessionId,
-      uuid: `${sessionId}-a`,
-      parent_tool_use_id: null,
-      message: { id: `m-${sessionId}-${reply}`, role: 'assistant', content: [{ type: 'text', text: reply }] },
-    },
-    {
-      type: 'result',
-      subtype: 'success',
-      is_error: false,
-      errors: [],
-      num_turns: 1,
-      total_cost_usd: 0.01,
-      result: reply,
-      session_id: sessionId,
-      uuid: `${sessionId}-r`,
-    },
-  ] as unknown as AgentMessage[];
-}
 
 const runtimes: Runtime[] = [];
 

@@ -2,7 +2,6 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { AgentMessage } from '../agent/agent-backend.js';
 import { agentSpec } from '../agent/agent-spec.js';
 import { isFlowerError } from '../errors.js';
 import type { FlowerEvent } from '../events/flower-event.js';
@@ -10,6 +9,7 @@ import { readManifest } from '../runtime/manifest.js';
 import { Runtime } from '../runtime/runtime.js';
 import type { StepResult } from '../runtime/step-result.js';
 import { ScriptedBackend, type ScriptedStep } from '../testing/scripted-backend.js';
+import { scriptedTurn as turn } from '../testing/scripted-turn.js';
 import { step } from './step.js';
 import { StepAbort } from './step-abort.js';
 import { Workflow } from './workflow.js';
@@ -27,36 +27,6 @@ afterEach(() => {
   for (const rt of runtimes.splice(0)) rt.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** One query of the scripted model: init, one assistant text, one result. */
-function turn(
-  sessionId: string,
-  reply: string,
-  options: { fail?: boolean; costUsd?: number } = {},
-): AgentMessage[] {
-  const fail = options.fail ?? false;
-  return [
-    { type: 'system', subtype: 'init', session_id: sessionId, uuid: `${sessionId}-i` },
-    {
-      type: 'assistant',
-      session_id: sessionId,
-      uuid: `${sessionId}-a`,
-      parent_tool_use_id: null,
-      message: { id: `m-${sessionId}-${reply}`, role: 'assistant', content: [{ type: 'text', text: reply }] },
-    },
-    {
-      type: 'result',
-      subtype: fail ? 'error_max_turns' : 'success',
-      is_error: fail,
-      errors: fail ? ['Reached maximum number of turns (3)'] : [],
-      num_turns: 1,
-      total_cost_usd: options.costUsd ?? 0.01,
-      result: reply,
-      session_id: sessionId,
-      uuid: `${sessionId}-r`,
-    },
-  ] as unknown as AgentMessage[];
-}
 
 const runtimes: Runtime[] = [];
 
