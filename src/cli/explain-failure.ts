@@ -13,7 +13,6 @@ import type { StepResult } from '../runtime/step-result.js';
 import type { CommandContext } from './command-context.js';
 import { runSetup } from './commands/setup.js';
 import { classifyFailure, failureText } from './failure-reason.js';
-import { pendingText } from './pending-text.js';
 
 /** Prints why `result` failed and, for a credential problem on a terminal, offers setup. */
 export async function explainFailure(
@@ -29,7 +28,7 @@ export async function explainFailure(
     case 'credentials': {
       renderer.print(uiText('fail.cred', { e: text.slice(0, 120) }, config.lang), 'red');
       if (!context.io.stdinIsTty) {
-        renderer.print(pendingText('fail.credHint'), 'yellow');
+        renderer.print(uiText('fail.credHint', {}, config.lang), 'yellow');
         return;
       }
       const request = { config, reason: 'setup.reason.afterFail' as const };
@@ -38,17 +37,17 @@ export async function explainFailure(
         ? context.setup(request)
         : runSetup({ ...request, isTty: true, write, color }));
       if (setup.completed) renderer.print(uiText('fail.reconfigured', {}, config.lang), 'green');
-      else renderer.print(pendingText('fail.credHint'), 'yellow');
+      else renderer.print(uiText('fail.credHint', {}, config.lang), 'yellow');
       return;
     }
     case 'overloaded':
-      renderer.print(pendingText('fail.overloaded', { e: text.slice(0, 120) }), 'red');
+      renderer.print(uiText('fail.overloaded', { e: text.slice(0, 120) }, config.lang), 'red');
       return;
     case 'rate_limited':
-      renderer.print(pendingText('fail.rateLimited', { e: text.slice(0, 120) }), 'red');
+      renderer.print(uiText('fail.rateLimited', { e: text.slice(0, 120) }, config.lang), 'red');
       return;
     case 'other':
-      renderer.print(pendingText('fail.other', { e: text.slice(0, 200) }), 'red');
+      renderer.print(uiText('fail.other', { e: text.slice(0, 200) }, config.lang), 'red');
       return;
   }
 }

@@ -7,6 +7,7 @@
  */
 import { CommanderError } from '@commander-js/extra-typings';
 import { loadConfig } from '../config/load-config.js';
+import { languageOf, uiText } from '../config/ui-text.js';
 import { isFlowerError } from '../errors.js';
 import { sanitizeLine } from '../render/sanitize.js';
 import { useColor } from './cli-io.js';
@@ -16,7 +17,6 @@ import { runCommand } from './commands/run.js';
 import { runSetupCommand } from './commands/setup.js';
 import { rewriteArgv, rewriteSetsOf } from './default-subcommand.js';
 import { nearSubcommand } from './near-subcommand.js';
-import { pendingText } from './pending-text.js';
 import { createProgram, type CommandHandlers } from './program.js';
 
 /** Runs `flower` with `argv` (without the node and script paths) and resolves to the exit code. */
@@ -38,7 +38,7 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
     },
   };
   function notYet(command: 'go'): number {
-    io.stderr.write(`${pendingText('err.notYet', { command })}\n`);
+    io.stderr.write(`${uiText('err.notYet', { command }, languageOf(io.env))}\n`);
     return 1;
   }
   const program = createProgram(handlers, {
@@ -52,7 +52,9 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
     // Only a word that the rewrite itself turned into a request is suspect; `flower go setpu` is deliberate.
     const typo = request === undefined ? null : nearSubcommand(request, sets.subcommands);
     if (typo !== null && request !== undefined) {
-      io.stderr.write(`error: ${pendingText('err.didYouMean', { word: request, command: typo })}\n`);
+      io.stderr.write(
+        `error: ${uiText('err.didYouMean', { word: request, command: typo }, languageOf(io.env))}\n`,
+      );
       return 2;
     }
     await program.command.parseAsync(rewrite.argv, { from: 'user' });
@@ -72,7 +74,7 @@ function reportError(error: unknown, context: CommandContext): number {
     return error.exitCode;
   }
   const described = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  io.stderr.write(`${pendingText('err.unexpected', { e: described })}\n`);
+  io.stderr.write(`${uiText('err.unexpected', { e: described }, languageOf(io.env))}\n`);
   if (io.env['FLOWER_DEBUG'] && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return 1;
 }

@@ -24,6 +24,11 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'err.run.tsLoader':
     'Node {v} 自己不能导入 TypeScript 文件 {p}。先编译成 .js,或者在加载器下运行 flower:node --import tsx {bin} run {target}',
   'err.envFile': '读不了 .env 文件 {path}:{reason}',
+  'err.notYet': '这个版本还没有 `flower {command}`;要运行单个代理,用 `flower once "..."`。',
+  'err.didYouMean':
+    "'{word}' 像是敲错的命令:是想用 `flower {command}` 吗?要把它当作要求发出去:flower go {word}",
+  'err.forkNeedsResume': '--fork 要配合 --resume <session_id> 使用:只有已有的会话才能分叉。',
+  'err.unexpected': '意外错误:{e}(设置 FLOWER_DEBUG=1 可以看到调用栈)',
   'warn.noTty': '! 标准输入不是终端,没有人能回答提问。加上 --timeout 0 让它自己拿主意。',
 
   'live.answer': '请回答(回车 = 跳过,由它自己决定)> ',
@@ -82,6 +87,19 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   close: '总费用 ${c} · 运行清单 {path}',
   'fail.cred': '! 像是凭证出了问题:{e}',
   'fail.reconfigured': '配置完成。把刚才的命令再运行一次——这个目录会从上次停下的地方继续。',
+  'fail.credHint': '先运行 `flower setup` 把凭证配好,再运行一次同样的命令。',
+  'fail.overloaded': '! API 过载了(HTTP 529);过几分钟再试:{e}',
+  'fail.rateLimited': '! API 正在对这个 key 限流(HTTP 429);稍等一会儿再运行这个命令:{e}',
+  'fail.other': '! {e}',
+  'once.resume': '会话 {id};接着做可以运行:flower once --resume {id} "..."',
+
+  'trim.report.nothing': '未做裁剪',
+  'trim.report.cleared': '归档了 {cleared} 个旧的工具结果(保留最近 {kept} 个大结果),约省 {tokens} tokens',
+  'trim.report.expired': '{expired} 个命令结果已标记过期',
+  'trim.report.pruned': '移除了 {pruned} 条 API 错误记录',
+  'trim.report.denials': '移除了 {denials} 次旧的被拒调用',
+  'trim.report.healed': '补齐了 {healed} 个被打断的工具调用',
+  'trim.report.errors': '{errors} 个归档错误',
 
   'net.unreachable': '连不上 {host}:{port};最多等 {wait},看网络能否恢复',
   'net.back': '{host}:{port} 恢复了(等了 {waited});继续',

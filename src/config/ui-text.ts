@@ -32,6 +32,12 @@ export const EN_CATALOG = {
   'err.run.tsLoader':
     'Node {v} cannot import the TypeScript file {p} by itself. Compile it to .js, or run flower under a loader: node --import tsx {bin} run {target}',
   'err.envFile': 'Cannot read the .env file {path}: {reason}',
+  'err.notYet':
+    '`flower {command}` is not available yet in this version; `flower once "..."` runs a single agent.',
+  'err.didYouMean':
+    "'{word}' looks like a mistyped command: did you mean `flower {command}`? To send it as a request: flower go {word}",
+  'err.forkNeedsResume': '--fork needs --resume <session_id>: only an existing session can be forked.',
+  'err.unexpected': 'Unexpected error: {e} (set FLOWER_DEBUG=1 to see the stack)',
   'warn.noTty':
     '! stdin is not a terminal, so nobody can answer questions. Add --timeout 0 to let it decide on its own.',
 
@@ -100,6 +106,22 @@ export const EN_CATALOG = {
   close: 'Total cost ${c} · manifest {path}',
   'fail.cred': '! Looks like a credential problem: {e}',
   'fail.reconfigured': 'Configured. Run the same command again — this directory continues where it left off.',
+  'fail.credHint': 'Run `flower setup` to fix the credentials, then run the same command again.',
+  'fail.overloaded': '! The API is overloaded (HTTP 529); try again in a few minutes: {e}',
+  'fail.rateLimited':
+    '! The API is rate limiting this key (HTTP 429); wait a little and run the command again: {e}',
+  'fail.other': '! {e}',
+  'once.resume': 'Session {id}; continue it with: flower once --resume {id} "..."',
+
+  // The load report after a resume (session trimming; `trimReport` joins the non-zero parts).
+  'trim.report.nothing': 'Nothing trimmed',
+  'trim.report.cleared':
+    'archived {cleared} old tool results (kept the {kept} most recent large ones), saving ~{tokens} tokens',
+  'trim.report.expired': 'marked {expired} stale command results as expired',
+  'trim.report.pruned': 'removed {pruned} API-error entries',
+  'trim.report.denials': 'removed {denials} old denied calls',
+  'trim.report.healed': 'answered {healed} interrupted tool calls',
+  'trim.report.errors': '{errors} spill errors',
 
   // Network waits and durations (runtime.md §6, decision 28).
   'net.unreachable': '{host}:{port} is unreachable; waiting up to {wait} for the network to come back',

@@ -46,6 +46,7 @@ export function whitelistGuard(allowed: readonly string[], options: WhitelistOpt
   };
 }
 
+// Not in the UI catalog (decision 28): the model reads this reason, not the user, so it stays English (decision 1).
 // Short on purpose: a denial stays in the transcript (the reference measured ~273 characters per denial).
 function denialReason(role: string, tool: string, allowed: readonly string[]): string {
   const list = allowed.length > 0 ? allowed.join(', ') : 'none';

@@ -20,7 +20,6 @@ import { useColor } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
 import { ensureCredentials } from '../ensure-credentials.js';
 import { explainFailure } from '../explain-failure.js';
-import { pendingText } from '../pending-text.js';
 import type { GlobalOptions, OnceOptions } from '../program.js';
 import { guardSignals } from '../signals.js';
 
@@ -38,7 +37,7 @@ export async function onceCommand(
   const now = context.now ?? Date.now;
   const started = now();
   if (options.fork === true && options.resume === undefined) {
-    throw new FlowerError('USAGE', pendingText('err.forkNeedsResume'));
+    throw new FlowerError('USAGE', uiText('err.forkNeedsResume'));
   }
   let config: FlowerConfig = loadConfig({ env: io.env, cwd: io.cwd });
   if (prompt.trim() === '') throw new FlowerError('EMPTY_REQUEST', uiText('err.noAsk', {}, config.lang));
@@ -102,7 +101,8 @@ export async function onceCommand(
     `${uiText('close', { c: runtime.totalCost().toFixed(4), path: runtime.manifestPath }, config.lang)} · ${elapsed}`,
     'dim',
   );
-  if (result.sessionId !== null) renderer.print(pendingText('once.resume', { id: result.sessionId }), 'dim');
+  if (result.sessionId !== null)
+    renderer.print(uiText('once.resume', { id: result.sessionId }, config.lang), 'dim');
   if (result.ok) {
     renderer.close();
     return 0;
