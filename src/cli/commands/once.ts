@@ -5,20 +5,14 @@
  *
  * @module
  */
-import { resolve } from 'node:path';
 import { agentSpec } from '../../agent/agent-spec.js';
-import { homeDirectory } from '../../config/config-dir.js';
-import { describeConfig } from '../../config/describe-config.js';
 import { loadConfig, type FlowerConfig } from '../../config/load-config.js';
 import { uiText } from '../../config/ui-text.js';
 import { FlowerError } from '../../errors.js';
 import { formatElapsed } from '../../render/format-numbers.js';
-import { createTerminalRenderer } from '../../render/terminal-renderer.js';
-import { Runtime } from '../../runtime/runtime.js';
+import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import type { StepResult } from '../../runtime/step-result.js';
-import { useColor } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
-import { ensureCredentials } from '../ensure-credentials.js';
 import { explainFailure } from '../explain-failure.js';
 import type { GlobalOptions, OnceOptions } from '../program.js';
 import { guardSignals } from '../signals.js';
@@ -42,33 +36,10 @@ export async function onceCommand(
   let config: FlowerConfig = loadConfig({ env: io.env, cwd: io.cwd });
   if (prompt.trim() === '') throw new FlowerError('EMPTY_REQUEST', uiText('err.noAsk', {}, config.lang));
 
-  const color = useColor(io.stderr, config.env);
-  const renderer = createTerminalRenderer({
-    verbose: globals.verbose === true,
-    output: io.stderr,
-    color,
-    lang: config.lang,
-    home: homeDirectory(config.env),
-    now,
-  });
-  for (const warning of config.warnings) renderer.print(warning, 'yellow');
-  if (globals.verbose === true) for (const line of describeConfig(config)) renderer.print(line, 'dim');
-  config = await ensureCredentials({
-    config,
-    isTty: io.stdinIsTty,
-    write: (line) => renderer.line(line),
-    color,
-    ...(context.setup ? { setup: context.setup } : {}),
-  });
-
-  const runtime = new Runtime({
-    workspace: resolve(io.cwd, globals.workspace),
-    ...(globals.runDir === undefined ? {} : { runDir: resolve(io.cwd, globals.runDir) }),
-    config,
-    trim: globals.trim === true,
-    ...(context.backend ? { backend: context.backend } : {}),
-    ...(context.resilience ? { resilience: context.resilience } : {}),
-  });
+  const startup = await startRunCommand(config, globals, context);
+  config = startup.config;
+  const { renderer, color } = startup;
+  const runtime = commandRuntime(config, globals, context);
   const spec = agentSpec({
     name: ONCE_STEP,
     instructions: options.instructions ?? '',

@@ -7,19 +7,13 @@
  *
  * @module
  */
-import { resolve } from 'node:path';
-import { homeDirectory } from '../../config/config-dir.js';
-import { describeConfig } from '../../config/describe-config.js';
 import { loadConfig } from '../../config/load-config.js';
 import { uiText } from '../../config/ui-text.js';
 import { formatElapsed } from '../../render/format-numbers.js';
-import { createTerminalRenderer } from '../../render/terminal-renderer.js';
-import { Runtime } from '../../runtime/runtime.js';
+import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import type { StepResult } from '../../runtime/step-result.js';
 import type { Ctx } from '../../workflow/step.js';
-import { useColor } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
-import { ensureCredentials } from '../ensure-credentials.js';
 import { explainFailure } from '../explain-failure.js';
 import { loadTarget } from '../load-target.js';
 import type { GlobalOptions } from '../program.js';
@@ -41,35 +35,12 @@ export async function runCommand(
   const now = context.now ?? Date.now;
   const started = now();
   let config = loadConfig({ env: io.env, cwd: io.cwd });
-  const color = useColor(io.stderr, config.env);
-  const renderer = createTerminalRenderer({
-    verbose: globals.verbose === true,
-    output: io.stderr,
-    color,
-    lang: config.lang,
-    home: homeDirectory(config.env),
-    now,
-  });
-  for (const warning of config.warnings) renderer.print(warning, 'yellow');
-  if (globals.verbose === true) for (const line of describeConfig(config)) renderer.print(line, 'dim');
-  config = await ensureCredentials({
-    config,
-    isTty: io.stdinIsTty,
-    write: (line) => renderer.line(line),
-    color,
-    ...(context.setup ? { setup: context.setup } : {}),
-  });
+  const startup = await startRunCommand(config, globals, context);
+  config = startup.config;
+  const { renderer, color } = startup;
   const workflow = await loadTarget(target, io.cwd, config.lang);
 
-  const runtime = new Runtime({
-    workspace: resolve(io.cwd, globals.workspace),
-    ...(globals.runDir === undefined ? {} : { runDir: resolve(io.cwd, globals.runDir) }),
-    config,
-    trim: globals.trim === true,
-    budgetUsd: options.budget ?? null,
-    ...(context.backend ? { backend: context.backend } : {}),
-    ...(context.resilience ? { resilience: context.resilience } : {}),
-  });
+  const runtime = commandRuntime(config, globals, context, { budgetUsd: options.budget ?? null });
   const signals = guardSignals(() => runtime.rescue(), context.signals);
   let ctx: Ctx;
   try {

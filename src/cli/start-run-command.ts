@@ -1,0 +1,72 @@
+/**
+ * What `once` and `run` (and later `go`) do before their agent starts: load the configuration, create the
+ * one renderer of the run, show configuration warnings and the `-v` dump, and make sure credentials are
+ * present (setup on a terminal, the probe gate). Kept in one place so the commands cannot drift apart.
+ *
+ * @module
+ */
+import { resolve } from 'node:path';
+import { homeDirectory } from '../config/config-dir.js';
+import { describeConfig } from '../config/describe-config.js';
+import type { FlowerConfig } from '../config/load-config.js';
+import { createTerminalRenderer, type TerminalRenderer } from '../render/terminal-renderer.js';
+import { Runtime } from '../runtime/runtime.js';
+import type { RuntimeOptions } from '../runtime/runtime-options.js';
+import { useColor } from './cli-io.js';
+import type { CommandContext } from './command-context.js';
+import { ensureCredentials } from './ensure-credentials.js';
+import type { GlobalOptions } from './program.js';
+
+/** The renderer and the configuration with credentials ensured. */
+export interface StartedCommand {
+  config: FlowerConfig;
+  renderer: TerminalRenderer;
+  color: boolean;
+}
+
+/** Creates the run's renderer from `config`, prints warnings (and the dump with `-v`), ensures credentials. */
+export async function startRunCommand(
+  config: FlowerConfig,
+  globals: GlobalOptions,
+  context: CommandContext,
+): Promise<StartedCommand> {
+  const { io } = context;
+  const color = useColor(io.stderr, config.env);
+  const renderer = createTerminalRenderer({
+    verbose: globals.verbose === true,
+    output: io.stderr,
+    color,
+    lang: config.lang,
+    home: homeDirectory(config.env),
+    now: context.now ?? Date.now,
+  });
+  for (const warning of config.warnings) renderer.print(warning, 'yellow');
+  if (globals.verbose === true) for (const line of describeConfig(config)) renderer.print(line, 'dim');
+  const ensured = await ensureCredentials({
+    config,
+    isTty: io.stdinIsTty,
+    write: (line) => renderer.line(line),
+    color,
+    ...(context.setup ? { setup: context.setup } : {}),
+  });
+  return { config: ensured, renderer, color };
+}
+
+/** The Runtime a command drives: workspace and run directory from the global options, test overrides applied. */
+export function commandRuntime(
+  config: FlowerConfig,
+  globals: GlobalOptions,
+  context: CommandContext,
+  extra: Partial<RuntimeOptions> = {},
+): Runtime {
+  const { io } = context;
+  return new Runtime({
+    workspace: resolve(io.cwd, globals.workspace),
+    ...(globals.runDir === undefined ? {} : { runDir: resolve(io.cwd, globals.runDir) }),
+    config,
+    trim: globals.trim === true,
+    ...(context.backend ? { backend: context.backend } : {}),
+    ...(context.resilience ? { resilience: context.resilience } : {}),
+    ...extra,
+  });
+}
