@@ -18,6 +18,11 @@ const baseEnv = {
 };
 
 describe('buildOptions', () => {
+  test('asks for partial messages, the stall watchdog heartbeat during a long reply', () => {
+    const options = buildOptions(agentSpec({ name: 'a', instructions: '' }), { baseEnv: {} });
+    expect(options.includePartialMessages).toBe(true);
+  });
+
   test('appends instructions to the claude_code preset and reads no settings files', () => {
     const options = buildOptions(agentSpec({ name: 'a', instructions: 'Answer in French.' }), { baseEnv });
     expect(options.systemPrompt).toEqual({

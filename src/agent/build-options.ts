@@ -59,6 +59,9 @@ export function buildOptions(spec: AgentSpec, context: BuildOptionsContext = {})
     permissionMode: spec.permissionMode,
     settingSources: (context.portable ?? true) ? [] : ['project'],
     env: childEnvironment(spec, context),
+    // Stream events are the stall watchdog's heartbeat: an assistant message only arrives when a block is
+    // complete, so a long reply (a big Write, long thinking) would otherwise look exactly like a stall.
+    includePartialMessages: true,
   };
   if (spec.permissionMode === 'bypassPermissions') options.allowDangerouslySkipPermissions = true;
   if (spec.disallowedTools.length > 0) options.disallowedTools = [...spec.disallowedTools];

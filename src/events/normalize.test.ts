@@ -21,6 +21,17 @@ function assistant(
 }
 
 describe('normalize', () => {
+  test('drops partial-message stream events: the complete message follows', () => {
+    const delta = {
+      type: 'stream_event',
+      event: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hel' } },
+      parent_tool_use_id: null,
+      session_id: 's',
+      uuid: 'u',
+    } as unknown as AgentMessage;
+    expect(normalize(delta)).toEqual([]);
+  });
+
   test('turns main-thread assistant usage into a context event before the text', () => {
     const events = normalize(
       assistant(

@@ -44,6 +44,9 @@ export function normalize(message: AgentMessage, options: NormalizeOptions = {})
   const fields = message as unknown as Fields;
   const base = { at: Date.now() / 1000, step: null, raw: message };
   switch (fields['type']) {
+    case 'stream_event':
+      // Partial-message deltas only keep the stall watchdog informed; the complete message follows.
+      return [];
     case 'assistant':
       return assistantEvents(fields, base);
     case 'user':

@@ -143,6 +143,8 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     );
     for await (const message of query) {
       watchdog.observe(message);
+      // A stream delta is no message boundary: interrupts and events wait for the complete message.
+      if (message.type === 'stream_event') continue;
       run.noteSession((message as { session_id?: unknown }).session_id);
       // Handoff (rt §3.3 5b) is checked here once it exists: watermark ≥ threshold → HANDOFF_DUE, break.
       if (run.interrupt !== null) {
