@@ -5,7 +5,7 @@
  * subshells, `case` terminators, ANSI-C quoting, unterminated quotes, a lone carriage return) is refused
  * with a reason, so a caller that wants to fail closed only has to check `ok`.
  *
- * Why not `shell-quote` (1.8.3, in the dependencies): it was the first choice, and a pre-pass around it
+ * Why not `shell-quote` (1.8.3, now a dev dependency that only pins these gaps): it was the first choice, and a pre-pass around it
  * was tried on paper, but each of its gaps below makes it see a different command from the one bash
  * runs, and a pre-pass that closes them has to track the full quoting state anyway — at which point
  * emitting the words is a few more lines. Gaps, each pinned by a test in `shell-words.test.ts`:
