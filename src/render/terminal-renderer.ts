@@ -2,8 +2,8 @@
  * The terminal renderer: flower events in, text out (cli-and-config.md §3). It is an append-only log — no
  * spinner, no cursor movement, no line is ever rewritten — so the same output is right in a terminal, in
  * tmux, under `nohup` and in a CI log. Colour only when asked for (the CLI asks when the stream is a
- * terminal and `NO_COLOR` is unset). The cross-terminal write lock of §3.1 is not implemented: each batch
- * is one `write()` call, which keeps lines whole within this process.
+ * terminal and `NO_COLOR` is unset). There is no cross-terminal write lock (cli-and-config.md §3.1) yet:
+ * each batch is one `write()` call, which keeps lines whole within this process.
  *
  * @module
  */
