@@ -1,45 +1,18 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { agentSpec } from '../agent/agent-spec.js';
 import { isFlowerError } from '../errors.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { readManifest } from '../runtime/manifest.js';
 import { Runtime } from '../runtime/runtime.js';
 import { newStepResult, type StepResult } from '../runtime/step-result.js';
-import { ScriptedBackend, type ScriptedStep } from '../testing/scripted-backend.js';
+import { prompts, scriptedRuntimes } from '../../test/support/scripted-runtimes.js';
 import { scriptedTurn as turn } from '../testing/scripted-turn.js';
 import type { RuntimeLike } from './runtime-like.js';
 import { step, type Ctx, type Step } from './step.js';
 import { Workflow } from './workflow.js';
 
-const config = { env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test' } };
 const worker = agentSpec({ name: 'worker', instructions: 'do the work' });
-
-let dir: string;
-
-beforeEach(() => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), 'flower-workflow-run-')));
-});
-
-afterEach(() => {
-  for (const rt of runtimes.splice(0)) rt.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const runtimes: Runtime[] = [];
-
-function runtime(steps: ScriptedStep[]): { rt: Runtime; backend: ScriptedBackend } {
-  const backend = new ScriptedBackend(steps);
-  const rt = new Runtime({ workspace: join(dir, 'ws'), config, backend, resilience: false });
-  runtimes.push(rt);
-  return { rt, backend };
-}
-
-function prompts(backend: ScriptedBackend): string[] {
-  return backend.requests.map((request) => request.prompt);
-}
+const runtime = scriptedRuntimes('flower-workflow-run-');
 
 function ofKind<K extends FlowerEvent['kind']>(
   events: FlowerEvent[],

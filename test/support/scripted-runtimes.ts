@@ -1,0 +1,43 @@
+// Real Runtimes on the in-process ScriptedBackend, each in a fresh temporary workspace that is removed after
+// the test, for tests of workflow semantics that need no SDK.
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { Runtime } from '../../src/runtime/runtime.js';
+import { ScriptedBackend, type ScriptedStep } from '../../src/testing/scripted-backend.js';
+
+const config = { env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test' } };
+
+/** A Runtime and the scripted backend it queries. */
+export interface ScriptedRuntime {
+  rt: Runtime;
+  backend: ScriptedBackend;
+}
+
+/**
+ * Registers the temporary directory's lifecycle in the calling test file and returns a factory of Runtimes
+ * (no resilience, so failures are not retried) that are closed after each test.
+ */
+export function scriptedRuntimes(prefix: string): (steps: ScriptedStep[]) => ScriptedRuntime {
+  let dir = '';
+  const runtimes: Runtime[] = [];
+  beforeEach(() => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  });
+  afterEach(() => {
+    for (const rt of runtimes.splice(0)) rt.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return (steps) => {
+    const backend = new ScriptedBackend(steps);
+    const rt = new Runtime({ workspace: join(dir, 'ws'), config, backend, resilience: false });
+    runtimes.push(rt);
+    return { rt, backend };
+  };
+}
+
+/** The prompts the backend was sent, in order. */
+export function prompts(backend: ScriptedBackend): string[] {
+  return backend.requests.map((request) => request.prompt);
+}
