@@ -1,0 +1,76 @@
+/**
+ * The one rewrite of `Agent` tool input (api.md §6 #28): sibling hooks that each rewrite the same input
+ * override one another, so foreground dispatch and worktree isolation are decided together here.
+ *
+ * - Foreground (decision 8): the Agent tool runs in the background by default; the coordinator's workers
+ *   are made to run in the foreground (`run_in_background: false`) unless a workflow opts in.
+ * - Isolation (roles-and-mechanisms.md §8): a dispatch of a role marked with `isolated()` gets
+ *   `isolation: 'worktree'`. A hook, not a prompt: measured in the reference, it held even when the system
+ *   prompt said not to use worktrees. A model-chosen `isolation` (or `cwd`) is respected.
+ *
+ * Applies to the main thread and to subagents alike (a subagent may dispatch too).
+ *
+ * @module
+ */
+import type { AgentDefinition } from '../agent/claude-sdk.js';
+import { wantsIsolation } from '../roles/isolation-mark.js';
+import type { Guard, GuardDecision } from './guard.js';
+
+/** Options of {@link agentInputGuard}. */
+export interface AgentInputGuardOptions {
+  /** Role names whose dispatches get a worktree (see {@link isolatedRoles}). */
+  isolate?: ReadonlySet<string>;
+  /** Leave `run_in_background` as the model set it. Default false: workers run in the foreground. */
+  allowBackground?: boolean;
+  /** Called with the role and the dispatch description each time isolation is injected. */
+  onInject?: (agentType: string, description: string) => void;
+}
+
+/**
+ * A PreToolUse guard on `Agent` that rewrites the input as above: `allow` with the original input plus the
+ * changes when anything changed, else pass. Null when there is nothing to rewrite (background allowed and
+ * no isolated role).
+ */
+export function agentInputGuard(options: AgentInputGuardOptions = {}): Guard | null {
+  const isolate = options.isolate ?? new Set<string>();
+  const allowBackground = options.allowBackground ?? false;
+  if (allowBackground && isolate.size === 0) return null;
+  return {
+    name: 'agent-input',
+    event: 'PreToolUse',
+    matcher: 'Agent',
+    failClosed: true,
+    decide(input): GuardDecision {
+      if (input.toolName !== 'Agent') return { action: 'pass' };
+      const original = input.toolInput;
+      const changes: Record<string, unknown> = {};
+      if (!allowBackground && original['run_in_background'] !== false) changes['run_in_background'] = false;
+      const role = original['subagent_type'];
+      if (
+        typeof role === 'string' &&
+        isolate.has(role) &&
+        original['isolation'] === undefined &&
+        original['cwd'] === undefined
+      ) {
+        changes['isolation'] = 'worktree';
+        const description = original['description'];
+        try {
+          options.onInject?.(role, typeof description === 'string' ? description : '');
+        } catch {
+          // A notification callback must not turn into a denied dispatch (the guard fails closed).
+        }
+      }
+      if (Object.keys(changes).length === 0) return { action: 'pass' };
+      return { action: 'allow', updatedInput: { ...original, ...changes } };
+    },
+  };
+}
+
+/** The names of the roles in `agents` marked with `isolated()`. */
+export function isolatedRoles(agents: Readonly<Record<string, AgentDefinition>>): Set<string> {
+  return new Set(
+    Object.entries(agents)
+      .filter(([, definition]) => wantsIsolation(definition))
+      .map(([name]) => name),
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * The coordinator's wall (roles-and-mechanisms.md §5, D5, D6): on the main thread it approves the tools of
+ * delegation and reading — and, with glance, Bash commands that are side-effect-free looks — and denies
+ * everything else, so hands-on work has to go to a worker. Installed whenever a spec is `delegateOnly`,
+ * with or without a workbench (the reference installed it only with a workbench, which left a coordinator
+ * without one unwalled).
+ *
+ * Deny by default, not a list of banned tools (api.md §6 #26): newer harness tools and `WebFetch` would
+ * otherwise fall through to the permission layer. Subagent calls pass untouched: `allowedTools` and
+ * `disallowedTools` are session-scoped, so shaping the coordinator with them would also disable its
+ * workers (measured in the reference).
+ *
+ * @module
+ */
+import { ASK_TOOL, INBOX_TOOL } from '../roles/channel-like.js';
+import { workbenchPlaces, type WorkbenchLike } from '../roles/workbench-places.js';
+import { isEphemeral } from './ephemeral-command.js';
+import type { Guard, GuardDecision } from './guard.js';
+import { isMainThread } from './main-thread.js';
+import { HANDS_ON } from './tool-groups.js';
+
+/**
+ * The tools a coordinator uses itself: dispatching (`SendMessage` continues a dispatched worker, so it is
+ * delegation too), planning, reading, and the human channel.
+ */
+export const DELEGATE_ALLOWED: readonly string[] = Object.freeze([
+  'Agent',
+  'SendMessage',
+  'TodoWrite',
+  'Read',
+  'Glob',
+  'Grep',
+  ASK_TOOL,
+  INBOX_TOOL,
+]);
+
+/** Options of {@link delegateGuard}. */
+export interface DelegateGuardOptions {
+  /** `|`-separated hands-on tools; their denial says the work belongs to a worker. Default {@link HANDS_ON}. */
+  tools?: string;
+  /** Let Bash through when the command is a glance (`isEphemeral`). Default false. */
+  allowGlance?: boolean;
+  /** The workbench whose artifacts folder the denial names (D13); none: the default location. */
+  workbench?: WorkbenchLike | null;
+}
+
+/**
+ * A PreToolUse guard on every tool (matcher `''`, so nothing slips past), fail closed. Main thread: the
+ * tools in {@link DELEGATE_ALLOWED} and, with `allowGlance`, glance Bash are approved; everything else is
+ * denied with directions to dispatch a worker. Subagents: pass.
+ */
+export function delegateGuard(options: DelegateGuardOptions = {}): Guard {
+  const handsOn = new Set((options.tools ?? HANDS_ON).split('|').filter((tool) => tool !== ''));
+  const allowGlance = options.allowGlance ?? false;
+  const artifacts = workbenchPlaces(options.workbench).artifacts;
+  const allowed = new Set(DELEGATE_ALLOWED);
+  return {
+    name: 'delegate',
+    event: 'PreToolUse',
+    matcher: '',
+    failClosed: true,
+    decide(input): GuardDecision {
+      if (!isMainThread(input)) return { action: 'pass' };
+      const tool = input.toolName;
+      if (allowed.has(tool)) return { action: 'allow' };
+      if (tool === 'Bash' && allowGlance) {
+        const command = input.toolInput['command'];
+        if (typeof command === 'string' && isEphemeral(command)) return { action: 'allow' };
+        return { action: 'deny', reason: `${GLANCE_ONLY} ${dispatch(artifacts)}` };
+      }
+      const opening = handsOn.has(tool)
+        ? `The coordinator does not use ${tool} itself.`
+        : `${tool} is not available to the coordinator.`;
+      return { action: 'deny', reason: `${opening} ${dispatch(artifacts)}` };
+    },
+  };
+}
+
+// Denial texts are read by the model, not the user: English literals, not the UI catalog. Short on purpose:
+// a denial stays in the transcript (the reference measured ~273 characters per denied call).
+const GLANCE_ONLY =
+  'Your Bash is only for a side-effect-free glance (git status, ls, cat); no writes, no cd.';
+
+function dispatch(artifacts: string): string {
+  return `Dispatch a worker with Agent: state the goal and how to tell it is done; long output goes to ${artifacts}; reply = path + conclusion.`;
+}

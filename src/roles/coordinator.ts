@@ -1,0 +1,122 @@
+/**
+ * `coordinator()`: the main-thread agent that decomposes, delegates, reads reports and decides, but does no
+ * hands-on work itself (roles-and-mechanisms.md §1.1). What keeps it hands-off is not its tool list
+ * (`allowedTools` only auto-approves, §0.2) but the delegate guard the runtime installs because the spec
+ * says `delegateOnly` (D5).
+ *
+ * @module
+ */
+import { agentSpec, type AgentSpec } from '../agent/agent-spec.js';
+import type { AgentDefinition, PermissionMode } from '../agent/claude-sdk.js';
+import type { CompactPolicy } from '../agent/compact-policy.js';
+import type { HooksConfig } from '../guards/hooks.js';
+import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
+import { loadPrompt } from './load-prompt.js';
+import { workbenchPlaces, type WorkbenchLike } from './workbench-places.js';
+
+/**
+ * Worker tools merged up into the coordinator's `allowedTools`. `allowedTools` is session-scoped (§0.3): a
+ * worker's WebFetch missing from it waits on an approval nobody gives. Only read-only tools are merged;
+ * Write, Edit or Bash would void the wall (and subagent calls pass the guard anyway).
+ */
+const MERGED_UP_TOOLS: readonly string[] = ['WebFetch', 'WebSearch'];
+
+// The lines of the rule text that follow `canRead` and `glance`.
+const READING = 'Read a report or a note when a decision needs it. One at a time, on demand.';
+const NO_READING = 'Do not read files yourself: ask a worker for the conclusion.';
+const GLANCE =
+  'Bash is for side-effect-free glances only: `git status`, `ls`, `cat`. Never `cd`: pass paths instead. ' +
+  'Anything else is refused. A glance goes stale after a few turns: run it again rather than trust what you remember.';
+const NO_GLANCE = 'You have no Bash: a worker runs every command.';
+
+/** Options of {@link coordinator}. */
+export interface CoordinatorOptions {
+  /** Add Read. Default true. */
+  canRead?: boolean;
+  /** Add Bash for side-effect-free glances (what runs is decided by the delegate guard). Default true. */
+  glance?: boolean;
+  /**
+   * A human channel: mounts its `human` MCP server and adds the inbox and ask rules (D17). Unattended, give
+   * the channel `timeoutS: 0`, or each ask blocks for the full timeout.
+   */
+  channel?: ChannelLike | null;
+  /** Default `acceptEdits`. Not passed on to a clarifier or judge: that would remove their fallback. */
+  permissionMode?: PermissionMode;
+  compact?: CompactPolicy | null;
+  hooks?: HooksConfig | null;
+  env?: Record<string, string>;
+  model?: string;
+  effort?: string;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  /** Let Agent calls run in the background; default false (decision 8: workers run in the foreground). */
+  backgroundAgents?: boolean;
+  /**
+   * The workbench whose paths the rule text names (D13). Specs are often built before a workbench exists;
+   * without one the text names the default location (`workbenchPath()` without isolation or `-W`).
+   */
+  workbench?: WorkbenchLike | null;
+}
+
+/**
+ * A coordinator spec. `instructions` are the caller's own, appended after the role's rules; `workers` are
+ * the roles it can dispatch (build them with `worker()`).
+ */
+export function coordinator(
+  name: string,
+  instructions: string,
+  workers: Record<string, AgentDefinition>,
+  options: CoordinatorOptions = {},
+): AgentSpec {
+  const channel = options.channel ?? null;
+  const glance = options.glance ?? true;
+  const places = workbenchPlaces(options.workbench);
+  const values = {
+    ...places,
+    reading: options.canRead === false ? NO_READING : READING,
+    glance: glance ? GLANCE : NO_GLANCE,
+  };
+  const rules = [loadPrompt('coordinator', values)];
+  if (channel !== null) rules.push(loadPrompt('coordinator-channel', values));
+  if (instructions.trim() !== '') rules.push(instructions.trim());
+  return agentSpec({
+    name,
+    instructions: rules.join('\n\n'),
+    allowedTools: coordinatorTools(workers, {
+      canRead: options.canRead ?? true,
+      glance,
+      channel: channel !== null,
+    }),
+    permissionMode: options.permissionMode ?? 'acceptEdits',
+    agents: { ...workers },
+    mcpServers: channel === null ? {} : channel.mcpServers(),
+    hooks: options.hooks ?? null,
+    compact: options.compact ?? null,
+    env: { ...options.env },
+    model: options.model ?? null,
+    effort: options.effort ?? null,
+    maxTurns: options.maxTurns ?? null,
+    maxBudgetUsd: options.maxBudgetUsd ?? null,
+    glance,
+    workbench: true,
+    delegateOnly: true,
+    backgroundAgents: options.backgroundAgents ?? false,
+  });
+}
+
+/** The coordinator's `allowedTools` per the table in roles-and-mechanisms.md §1.1. */
+function coordinatorTools(
+  workers: Record<string, AgentDefinition>,
+  flags: { canRead: boolean; glance: boolean; channel: boolean },
+): string[] {
+  const tools = ['Agent', 'TodoWrite'];
+  if (flags.canRead) tools.push('Read');
+  if (flags.glance) tools.push('Bash');
+  if (flags.channel) tools.push(ASK_TOOL, INBOX_TOOL);
+  for (const tool of MERGED_UP_TOOLS) {
+    // A definition without `tools` inherits every tool, the web ones included.
+    if (Object.values(workers).some((definition) => definition.tools?.includes(tool) ?? true))
+      tools.push(tool);
+  }
+  return tools;
+}
