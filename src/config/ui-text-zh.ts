@@ -37,6 +37,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'live.received': '+ 已收到(它下次查看收件箱时会读到;{note})',
   'live.amended': '已写入需求书',
   'live.noBrief': '没有需求书可以保存——下一步开始后它可能就看不到了',
+  'live.noInbox': '! 没有送达:这次运行里没有谁读消息。按 Ctrl-C 打断它,再把话说给它。',
   'int.done': '! 本轮已打断。正在运行的 subagent 会丢下没做完的部分。',
   'int.pending': '(还有 {n} 个提问在等待,打断不会影响它们)',
   'int.resumeSaid': '已打断,带着你的话继续',
@@ -48,6 +49,10 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'aside.fail': '# 旁路提问出错:{t}:{m}',
   'aside.unwired': '(这里用不了旁路提问)',
   'aside.waiting': '(等待 {n} 个旁路提问结束…)',
+  'aside.noRun':
+    '这里还没有记录过运行({path} 不存在)。先用 flower "…" 或 flower run <module>:<export> 开始一次运行,再从另一个终端提问。',
+  'aside.noQuestion': '问题是空的。例如:flower ask "它在做什么?"',
+  'aside.ended': '(这里没有正在进行的运行;根据上一次运行结束前的事件回答)',
 
   'st.context': '上下文',
   'st.total': '合计',
@@ -67,6 +72,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'ask.skipped': '已跳过',
   'ask.mail.queued': '已收到',
   'ask.mail.delivered': '已送到',
+  'ho.near': '上下文 {ctx}K / {win}K——到 {at}K 时交接给新会话',
   'ho.head': '上下文 {ctx}/{win}K——先写交接,再换新会话',
   'ho.degraded': '交接没有写好,改用简化版——接手的会话会自己去看工作区',
   'ho.doing': '正在做',
@@ -75,6 +81,10 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'ho.next': '下一步',
   'ho.path': '交接已写到 {path}',
   'ho.restart': '新会话接手(之前的上下文为 {ctx})',
+  'ho.stop.degraded':
+    '已停止:连续 {n} 次没能写成交接。上下文窗口按 {win} token 计,到 {at} 开始交接,只给写交接留了 {room},不够用。如果真实窗口更小,请用 --window(或 FLOWER_WINDOW)给出真实值;否则请给交接留更多余量(headroom)。',
+  'ho.stop.runaway':
+    '已停止:这一步已经交接了 {n} 次(窗口 {win} token,到 {at} 开始交接),每个新会话一启动就又满了,交接永远停不下来。阈值多半低于新会话启动本身所需的上下文;请确认 --window、FLOWER_WINDOW 或 .windows 里学到的值是真实窗口,或者把余量(headroom)调小。',
   'wake.at': '在 {path} 继续',
   'wake.confirmed': '需求已确认',
   'wake.goals': '{n} 项目标检查',
@@ -84,6 +94,21 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'lineage.reset': '{path} 属于另一个工作区({other});这里从新会话开始(旧文件会移到一旁,不会删除)',
   'lineage.quarantined': '{path} 读不了({reason});已保留为 {kept},这次从新会话开始',
   'lineage.unreadable': '{path} 读不了({reason});在这里新开一次运行会从新会话开始',
+  'clarify.maxTurns':
+    '澄清最多只能用 {n} 轮,而提问不限次数;每问一次就是一轮,它可能提前停问。调大 maxTurns,或者给提问设个上限。',
+  'goal.unverifiable':
+    '目标的 {total} 条判定里有 {n} 条在这里无法验证,永远不会通过:{items}。目标仍可在 {path} 修改',
+  'goal.unverifiableAsk': '有 {n} 条判定在这里无法验证,永远不会通过:{items}。怎么处理它们?',
+  'goal.keep': '保留(判定时会说目标无法达成,再来问你)',
+  'goal.drop': '从清单里删掉',
+  'goal.accept': '接受:跑完后我自己检查',
+  'verdict.unreachableAsk': '判定认为目标无法达成:{reason} —— 接下来怎么办?',
+  'verdict.accept': '接受,继续往下',
+  'verdict.amend': '修改目标',
+  'verdict.misjudged': '判错了,接着做',
+  'verdict.newGoal': '新的目标,一句话:',
+  'verdict.aborted':
+    '判定认为目标无法达成({reason}),没人决定怎么办,所以剩下的轮次没有花。先看 {goal} 里的目标和 {manifest} 里的运行记录,再重新跑。',
   close: '总费用 ${c} · 运行清单 {path}',
   'fail.cred': '! 像是凭证出了问题:{e}',
   'fail.reconfigured': '配置完成。把刚才的命令再运行一次——这个目录会从上次停下的地方继续。',
@@ -181,6 +206,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
 
   'note.goW': '-W 对 go 不起作用(go 总是使用工作区里的 .flower/)',
   'note.goT': '-T 对 go 不起作用(go 默认就会裁剪;要关掉请用 --no-trim)',
+  'note.clarifyOnly': '这里的需求书已经确认过了,--clarify-only 没有事可做;要澄清新的诉求请加 --new。',
 
   'box.noEnv': '找不到 {home}/.env(凭证)。用 FLOWER_HOME=... 指向它所在的目录。',
   'box.mount.1': '容器看不到 {pwd}(colima 默认只挂载 $HOME)。',

@@ -49,6 +49,8 @@ export const EN_CATALOG = {
   'live.received': '+ Received (it will see this at its next inbox check; {note})',
   'live.amended': 'appended to the brief',
   'live.noBrief': 'no brief to persist it — it may not survive the next step',
+  'live.noInbox':
+    '! Not delivered: nothing in this run reads messages. Press Ctrl-C to interrupt it and say it then.',
   'int.done': '! Interrupted this round. Running subagents lose unfinished work.',
   'int.pending': '({n} question(s) still pending; the interrupt does not affect them)',
   'int.resumeSaid': 'Interrupted; resuming with your message',
@@ -61,6 +63,10 @@ export const EN_CATALOG = {
   'aside.fail': '# Aside failed: {t}: {m}',
   'aside.unwired': '(side questions are not available here)',
   'aside.waiting': '(waiting for {n} side question(s) to finish…)',
+  'aside.noRun':
+    'No run has been recorded here ({path} does not exist). Start one with flower "…" or flower run <module>:<export>, then ask from another terminal.',
+  'aside.noQuestion': 'The question is empty. Ask one, e.g. flower ask "what is it doing?"',
+  'aside.ended': '(no run is in progress here; answering from the last events of the run that ended)',
 
   // Run output (§3.2–3.4).
   'st.context': 'context',
@@ -82,6 +88,7 @@ export const EN_CATALOG = {
   'ask.skipped': 'Skipped',
   'ask.mail.queued': 'received',
   'ask.mail.delivered': 'delivered',
+  'ho.near': 'context {ctx}K of {win}K — a handoff to a new session comes at {at}K',
   'ho.head': 'context {ctx}/{win}K — writing a handoff before switching sessions',
   'ho.degraded':
     'Handoff could not be written; using a degraded one — the successor will inspect the workspace itself',
@@ -91,6 +98,10 @@ export const EN_CATALOG = {
   'ho.next': 'Next',
   'ho.path': 'Handoff written to {path}',
   'ho.restart': 'New session takes over (context was {ctx})',
+  'ho.stop.degraded':
+    'Stopped: {n} handoffs in a row could not be written. With a context window of {win} tokens the handoff starts at {at}, leaving {room} for writing it, and that was not enough. If the real window is smaller, pass it with --window (or FLOWER_WINDOW); otherwise give the handoff more headroom.',
+  'ho.stop.runaway':
+    'Stopped after {n} handoffs in one step (window {win} tokens, handoff at {at}): each new session fills up again at once, so handoffs would never end. The threshold is probably below what a fresh session needs to start; check that --window, FLOWER_WINDOW or the value learned in .windows is the real window, or use a smaller headroom.',
   'wake.at': 'Resuming in {path}',
   'wake.confirmed': 'brief confirmed',
   'wake.goals': '{n} goal checks',
@@ -103,6 +114,23 @@ export const EN_CATALOG = {
   'lineage.quarantined':
     '{path} could not be read ({reason}); it was kept as {kept} and this run starts fresh sessions',
   'lineage.unreadable': '{path} could not be read ({reason}); a new run here would start fresh sessions',
+  // The go path's goal guard and clarify step (roles-and-mechanisms.md §2.1, §3.1–3.2, D4, D12, D16).
+  'clarify.maxTurns':
+    'The clarifier may take at most {n} turns while questions are unlimited; each question is a turn, so it may stop asking early. Raise maxTurns or set a question quota.',
+  'goal.unverifiable':
+    '{n} of {total} goal checks cannot be verified here and will never pass: {items}. The goal is still editable at {path}',
+  'goal.unverifiableAsk':
+    '{n} goal check(s) cannot be verified here and will never pass: {items}. What should happen to them?',
+  'goal.keep': 'Keep them (the judge will call the goal unreachable and ask you again)',
+  'goal.drop': 'Drop them from the checklist',
+  'goal.accept': 'Accept them: I will check them myself after the run',
+  'verdict.unreachableAsk': 'The judge found the goal unreachable: {reason} — what now?',
+  'verdict.accept': 'Accept and move on',
+  'verdict.amend': 'Amend the goal',
+  'verdict.misjudged': 'You judged wrong, keep going',
+  'verdict.newGoal': 'The new goal, in one sentence:',
+  'verdict.aborted':
+    'The judge found the goal unreachable ({reason}) and nobody decided what to do, so the remaining rounds were not spent. Check the goal in {goal} and the run in {manifest}, then run again.',
   close: 'Total cost ${c} · manifest {path}',
   'fail.cred': '! Looks like a credential problem: {e}',
   'fail.reconfigured': 'Configured. Run the same command again — this directory continues where it left off.',
@@ -222,6 +250,8 @@ export const EN_CATALOG = {
   // Notes on ignored flags (§12 D2).
   'note.goW': "-W has no effect with go (it always uses the workspace's .flower/)",
   'note.goT': '-T has no effect with go (trimming is already on; use --no-trim)',
+  'note.clarifyOnly':
+    'The brief here is already confirmed, so --clarify-only has nothing to do; add --new to clarify a new request.',
 
   // Container wrapper (§11.2).
   'box.noEnv': 'Cannot find {home}/.env (credentials). Point FLOWER_HOME=... at it.',

@@ -1,0 +1,99 @@
+/**
+ * The `human` MCP server a {@link HumanChannel} gives its agents (runtime.md §10.1): `ask` blocks until the
+ * human answers or the channel falls through; `inbox` never blocks and hands over what the human typed
+ * unasked. The server runs in this process (`createSdkMcpServer`), so a question and its answer never leave
+ * it. Its tool-call timeout is set past the channel's own, so the channel's fall-through text — not an MCP
+ * timeout error — is what the model reads when nobody answers.
+ *
+ * @module
+ */
+import { z } from 'zod';
+
+import { createSdkMcpServer, tool, type McpServerConfig } from '../agent/claude-sdk.js';
+import type { HumanChannel, Mail } from './human-channel.js';
+
+/** The ask tool as the model calls it. */
+export const ASK_TOOL = 'mcp__human__ask';
+/** The inbox tool as the model calls it. */
+export const INBOX_TOOL = 'mcp__human__inbox';
+
+/** The inbox tool's reply when nothing is waiting. */
+export const INBOX_EMPTY = 'Inbox empty; carry on.';
+
+const ASK_DESCRIPTION =
+  'Ask the human one question and wait for the answer. Ask only when the answer changes your approach, ' +
+  'one question per call, and offer `options` when you can (the human may pick one by number). The human ' +
+  'may be away: if the reply says nobody answered, decide yourself as it says.';
+
+const INBOX_DESCRIPTION =
+  'Read messages the human typed during the run (requirements added, corrections). Never blocks. Check it ' +
+  'at natural checkpoints, such as between tasks, and act on what it says.';
+
+/** Seconds a call may take when the channel waits forever: the SDK needs some finite limit. */
+const FOREVER_S = 86_400;
+
+/** The server's tool-call timeout: the channel's own timeout plus a minute, so the channel always wins. */
+export function serverTimeoutMs(timeoutS: number | null): number {
+  return Math.max(0, timeoutS ?? FOREVER_S) * 1000 + 60_000;
+}
+
+/** The inbox tool's reply for `taken` (in order); `amended` tells whether each is already in the brief. */
+export function inboxReply(
+  taken: readonly Mail[],
+  amendPath: string | null,
+  amended: (mail: Mail) => boolean,
+): string {
+  if (taken.length === 0) return INBOX_EMPTY;
+  const list = taken.map((mail, index) => `${index + 1}. ${mail.text}`);
+  const saved =
+    amendPath !== null && taken.every(amended)
+      ? `These messages are already appended to the brief (${amendPath}), so they survive the step boundary.`
+      : 'These messages are not saved in the brief: they will not survive the step boundary, so act on them now ' +
+        'or write down what matters.';
+  return [`The human sent ${taken.length} message(s), oldest first:`, ...list, '', saved].join('\n');
+}
+
+/** The abort signal the MCP layer passes to a tool handler (aborted when the call is cancelled). */
+function signalOf(extra: unknown): AbortSignal | null {
+  const signal = (extra as { signal?: unknown } | null | undefined)?.signal;
+  return signal instanceof AbortSignal ? signal : null;
+}
+
+/** `{ human: <server> }` for `channel`; a new server on every call (one server serves one query at a time). */
+export function humanMcpServers(channel: HumanChannel): Record<string, McpServerConfig> {
+  const ask = tool(
+    'ask',
+    ASK_DESCRIPTION,
+    {
+      question: z.string().describe('The question, in a sentence or two.'),
+      options: z.array(z.string()).optional().describe('Possible answers, most likely first.'),
+    },
+    async (input, extra) => {
+      const signal = signalOf(extra);
+      const settled = await channel.ask(input.question, {
+        options: input.options ?? [],
+        ...(signal === null ? {} : { signal }),
+      });
+      return { content: [{ type: 'text', text: settled.answer }] };
+    },
+    { alwaysLoad: true },
+  );
+  const inbox = tool('inbox', INBOX_DESCRIPTION, {}, async () => {
+    const taken = channel.takeMail();
+    return {
+      content: [
+        { type: 'text', text: inboxReply(taken, channel.amendPath, (mail) => channel.wasAmended(mail)) },
+      ],
+    };
+  });
+  return {
+    human: createSdkMcpServer({
+      name: 'human',
+      version: '1.0.0',
+      tools: [ask, inbox],
+      // Deferred behind tool search, a tool the prompt tells the model to call would first need a search.
+      alwaysLoad: true,
+      timeout: serverTimeoutMs(channel.timeoutS),
+    }),
+  };
+}
