@@ -21,6 +21,8 @@ import { errorText, type StepRun } from './step-run.js';
 
 /** `error` of an attempt a human interrupt stopped. */
 export const INTERRUPTED = 'interrupted-by-human';
+/** Internal `error` of an attempt stopped because its context reached the handoff threshold. */
+export const HANDOFF_DUE = 'context-full-handoff';
 /** `error` of an attempt stopped by a signal, a double Ctrl-C or an aborted `signal`. */
 export const KILLED = 'killed-by-signal';
 
@@ -32,6 +34,8 @@ export interface AttemptPlan {
   resumeAt: string | null;
   verbatim: boolean;
   budget: AttemptBudget;
+  /** The workbench index goes after the prompt instead of before it (a handoff successor). */
+  indexLast?: boolean;
 }
 
 /** What the runtime lends an attempt. */
@@ -58,6 +62,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   let sawResult = false;
   let stalledFor: number | null = null;
   let interrupted = false;
+  let handoffDue = false;
   result.ok = false;
   result.error = null;
 
@@ -126,6 +131,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       lastContextMessage = id;
       result.context = Math.max(result.context, event.tokens);
       run.watermark = Math.max(run.watermark, event.tokens);
+      if (run.handoff?.note(event.tokens) === 'near') emitNear(run, deps, event.tokens);
       checkModel(run, deps, event.raw);
     }
     if (event.kind === 'tool_call') toolNames.set(event.id, event.tool);
@@ -146,7 +152,13 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       // A stream delta is no message boundary: interrupts and events wait for the complete message.
       if (message.type === 'stream_event') continue;
       run.noteSession((message as { session_id?: unknown }).session_id);
-      // Handoff (rt §3.3 5b) is checked here once it exists: watermark ≥ threshold → HANDOFF_DUE, break.
+      // A due handoff breaks at a message boundary (rt §3.3 5b): in-flight subagents are lost, which the
+      // headroom below the window is sized to absorb.
+      // A result ends the turn anyway: let it through rather than hand off a finished step.
+      if (run.handoff?.due === true && result.sessionId !== null && message.type !== 'result') {
+        handoffDue = true;
+        break;
+      }
       if (run.interrupt !== null) {
         interrupted = true;
         break;
@@ -173,6 +185,9 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   if (interrupted) {
     result.ok = false;
     result.error = INTERRUPTED;
+  } else if (handoffDue) {
+    result.ok = false;
+    result.error = HANDOFF_DUE;
   } else if (run.aborted && !result.ok) {
     result.error = KILLED;
   } else if (stalledFor !== null && !result.ok) {
@@ -200,6 +215,29 @@ export function resultError(event: ResultEvent, errors: readonly string[]): stri
     event.subtype === 'success' ? stringField(raw['terminal_reason']) || 'api_error' : event.subtype;
   const status = typeof raw['api_error_status'] === 'number' ? ` ${raw['api_error_status']}` : '';
   return detail === '' ? `${label}${status}` : `${label}${status}: ${detail}`;
+}
+
+function emitNear(run: StepRun, deps: AttemptDeps, tokens: number): void {
+  const policy = run.handoff?.policy;
+  if (policy === undefined) return;
+  run.emit({
+    kind: 'handoff',
+    phase: 'near',
+    text: uiText(
+      'ho.near',
+      {
+        ctx: Math.round(tokens / 1000),
+        win: Math.round(policy.window / 1000),
+        at: Math.round(policy.at / 1000),
+      },
+      deps.lang,
+    ),
+    at: Date.now() / 1000,
+    step: null,
+    context: tokens,
+    window: policy.window,
+    threshold: policy.at,
+  });
 }
 
 function emitTrim(

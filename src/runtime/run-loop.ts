@@ -7,12 +7,17 @@
  *
  * @module
  */
+import type { Env } from '../config/process-environment.js';
 import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
-import { runAttempt, INTERRUPTED, KILLED, type AttemptDeps, type AttemptPlan } from './attempt.js';
+import { runAttempt, HANDOFF_DUE, INTERRUPTED, KILLED, type AttemptPlan } from './attempt.js';
 import { attemptBudget, budgetError, type BudgetCaps, type BudgetScope } from './budget.js';
 import { classify, STALL_PREFIX } from './classify-error.js';
 import { interruptPrompt } from './interrupt-note.js';
 import { gaveUpText, waitNoticeText, type Resilience, type WaitNotice } from './resilience.js';
+import { handOff, type HandoffDeps } from './handoff-turn.js';
+import type { IndexRelay } from './index-relay.js';
+import { isOverflow } from './overflow.js';
+import { rememberOverflow } from './window-calibration.js';
 import type { StepRun } from './step-run.js';
 
 /** The SDK's answer to resuming a session the store does not hold: no retry can bring it back. */
@@ -25,13 +30,19 @@ export interface LoopStart {
   fork: boolean;
   resumeAt: string | null;
   verbatim: boolean;
+  /** The workbench index goes after the prompt, not before (a handoff successor reads its document first). */
+  indexLast?: boolean;
 }
 
 /** What the loop needs beyond one attempt's needs. */
-export interface LoopDeps extends AttemptDeps {
+export interface LoopDeps extends HandoffDeps {
   resilience: Resilience;
   caps: BudgetCaps;
   lang: Lang;
+  /** Puts the workbench index in front of the prompts that should carry it (decision 20); null = none. */
+  relay?: IndexRelay | null;
+  /** For remembering a real overflow (the window self-calibration); null = do not remember. */
+  env?: Env | null;
 }
 
 /** Runs the attempts of `run` until it is done; never throws. `run.result` holds the outcome. */
@@ -57,7 +68,10 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       stopForBudget(run, deps, budget.scope, budget.capUsd, budget.spentUsd);
       return;
     }
-    await runAttempt(run, { ...plan, budget }, deps);
+    const errorsBefore = result.errors.length;
+    const sent = deps.relay?.prepare(plan) ?? plan;
+    await runAttempt(run, { ...sent, budget }, deps);
+    deps.relay?.confirm(result.sessionId);
     // Rolling back applies once: on a retry it would discard the work done since (rt §14 #4).
     plan = { ...plan, resumeAt: null };
     if (result.ok || result.error === KILLED) return;
@@ -84,7 +98,28 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       continue;
     }
 
-    // Handoff (rt §3.2 step 5) goes here: HANDOFF_DUE or an overflow of this attempt → new session.
+    // A handoff (rt §3.2 step 5) starts a new session; it is not an attempt and spends no retry. Only this
+    // attempt's errors count as an overflow: the reference once latched one transient overflow onto 86
+    // unrelated failures by looking at all of them.
+    const overflowed =
+      run.handoff !== null &&
+      run.handoff.policy.enabled &&
+      isOverflow(result.error, ...result.errors.slice(errorsBefore));
+    if (result.error === HANDOFF_DUE || overflowed) {
+      if (overflowed && deps.env) rememberSafely(run, deps.env);
+      const outcome = await handOff(run, deps, {
+        originalPrompt: start.prompt,
+        forced: overflowed ? `context overflow: ${result.error ?? ''}` : null,
+      });
+      if (outcome.kind === 'stop') {
+        result.ok = false;
+        result.error = outcome.error;
+        return;
+      }
+      plan = { ...plan, prompt: outcome.prompt, resume: null, fork: false, verbatim: true, indexLast: true };
+      attempt--;
+      continue;
+    }
 
     const error = result.error ?? '';
     const exhausted = exhaustedScope(error);
@@ -119,6 +154,15 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       plan = { ...plan, prompt: resilience.resumePrompt, resume: result.sessionId, fork: false };
       result.resumed = true;
     }
+  }
+}
+
+/** Lowers the learned window to the context that overflowed; a failure to write it is only recorded. */
+function rememberSafely(run: StepRun, env: Env): void {
+  try {
+    if (run.handoff !== null && run.handoff.value > 0) rememberOverflow(run.handoff.value, { env });
+  } catch (error) {
+    run.recordUiError('window calibration', error);
   }
 }
 

@@ -9,6 +9,8 @@ import type { EventSink } from '../events/flower-event.js';
 import type { EphemeralPolicy } from '../session/ephemeral-policy.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import type { TrimPolicy } from '../session/trim-policy.js';
+import type { Workbench } from '../workbench/workbench.js';
+import type { HandoffPolicy } from './handoff-policy.js';
 import type { Resilience } from './resilience.js';
 import type { ResilienceSettings } from './resilience-settings.js';
 
@@ -26,13 +28,22 @@ export interface RuntimeOptions {
   ephemeral?: EphemeralPolicy | boolean;
   /** Denied tool calls kept on resume (the most recent ones); 1 by default. */
   keepDenials?: number;
+  /**
+   * The workbench the steps share: an instance (its location is the caller's choice, see `workbenchPath`),
+   * `true` for `<runDir>/workbench` (what `-W` asks for), false or absent for none. With one, every step gets
+   * the index and spill hooks, and specs with `workbench: true` get the index in their first message.
+   */
+  workbench?: Workbench | boolean;
+  /** Results of this many characters or more are spilled to the workbench; 4000 by default; null or 0 = never. */
+  spillThreshold?: number | null;
   /** A `Resilience`, its settings, or a boolean (false: one attempt per step, no waiting). */
   resilience?: Resilience | Partial<ResilienceSettings> | boolean;
   /**
-   * Handoff on: the child's auto-compact is switched off (`no_summary`) unless the spec sets a compact
-   * policy. Default false until handoff itself is implemented, so the SDK's auto-compact stays a fallback.
+   * Handoff instead of compaction (rm §4): a policy, or a boolean (default true: the window comes from
+   * `FLOWER_WINDOW`, the learned `.windows` value or the model name). On, the child's auto-compact is off
+   * (`no_summary`) unless the spec sets a compact policy; false leaves the SDK's auto-compact in charge.
    */
-  handoff?: boolean;
+  handoff?: HandoffPolicy | boolean;
   /** Dollar cap for every step this runtime runs, together (decision 25); null = none. */
   budgetUsd?: number | null;
   /** Session store; default `PruningSessionStore(<runDir>/sessions.db)`. Closed by `Runtime.close()`. */

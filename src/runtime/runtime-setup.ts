@@ -10,8 +10,13 @@ import { buildOptions } from '../agent/build-options.js';
 import type { Options, SessionStore } from '../agent/claude-sdk.js';
 import { CompactPolicy } from '../agent/compact-policy.js';
 import type { Env } from '../config/process-environment.js';
-import { mergeHooks, toHooks } from '../guards/hooks.js';
+import type { EventSink } from '../events/flower-event.js';
+import { agentInputGuard, isolatedRoles } from '../guards/agent-input-guard.js';
+import { delegateGuard } from '../guards/delegate-guard.js';
+import { mergeHooks, toHooks, type HooksConfig } from '../guards/hooks.js';
 import { whitelistGuard } from '../guards/whitelist-guard.js';
+import { workbenchHooks } from '../guards/workbench-hooks.js';
+import type { Workbench } from '../workbench/workbench.js';
 import type { AttemptPlan } from './attempt.js';
 import { Resilience } from './resilience.js';
 import type { ResilienceSettings } from './resilience-settings.js';
@@ -24,6 +29,10 @@ export interface AttemptContext {
   handoff: boolean;
   env: Env;
   resilience: Resilience;
+  /** The shared workbench, or null: its hooks (index, spill) are installed for every spec. */
+  workbench: Workbench | null;
+  /** Results of this many characters or more are spilled to the workbench; null = never. */
+  spillThreshold: number | null;
 }
 
 /**
@@ -44,24 +53,24 @@ export function resilienceFrom(
 }
 
 /**
- * SDK options for one attempt of `spec`: the main-thread whitelist as the permission gate (decision 7;
- * a coordinator's delegate wall comes with its own guards), auto-compact off with handoff (decision 6),
- * what is left of the budget as `maxBudgetUsd`, the observed store with eager flush.
+ * SDK options for one attempt of `spec`: the permission gate as hooks (decision 7) — the main-thread
+ * whitelist for an ordinary agent, the delegate wall for a coordinator (installed whether or not there is a
+ * workbench, D5) — the Agent input rewrite (foreground by default, decision 8; worktrees for isolated
+ * roles), the workbench's index and spill hooks, auto-compact off with handoff (decision 6), what is left of
+ * the budget as `maxBudgetUsd`, the observed store with eager flush. `onEvent` receives spill events.
  */
 export function attemptOptions(
   context: AttemptContext,
   spec: AgentSpec,
   plan: AttemptPlan,
   sessionStore: SessionStore,
+  onEvent: EventSink | null = null,
 ): Options {
-  const allowed = [...spec.allowedTools, ...Object.keys(spec.mcpServers).map((server) => `mcp__${server}`)];
-  const whitelist = spec.delegateOnly
-    ? null
-    : whitelistGuard(allowed, { role: spec.name, approve: spec.permissionMode !== 'plan' });
-  const hooks = mergeHooks(spec.hooks, toHooks(whitelist));
+  const hooks = mergeHooks(spec.hooks, gateHooks(context, spec, onEvent));
   const compact = spec.compact ?? (context.handoff ? new CompactPolicy({ mode: 'no_summary' }) : null);
   const maxBudgetUsd = plan.budget.kind === 'capped' ? plan.budget.capUsd : null;
   const effective: AgentSpec = { ...spec, hooks, compact, maxBudgetUsd };
+  const workbench = context.workbench;
   return buildOptions(effective, {
     cwd: context.workspace,
     runDir: context.runDir,
@@ -74,7 +83,38 @@ export function attemptOptions(
     baseEnv: context.env,
     resilience: context.resilience,
     verbatim: plan.verbatim,
+    // An outside workbench must be authorised, or writes to it are refused (measured in the reference).
+    addDirectories: workbench !== null && workbench.external ? [workbench.root] : [],
   });
+}
+
+/** The hooks flower adds to a spec: permission gate, Agent rewrite, workbench index and spill. */
+function gateHooks(context: AttemptContext, spec: AgentSpec, onEvent: EventSink | null): HooksConfig {
+  const allowed = [...spec.allowedTools, ...Object.keys(spec.mcpServers).map((server) => `mcp__${server}`)];
+  const whitelist = spec.delegateOnly
+    ? null
+    : whitelistGuard(allowed, { role: spec.name, approve: spec.permissionMode !== 'plan' });
+  const agents = spec.agents ?? {};
+  const agentInput = agentInputGuard({
+    isolate: isolatedRoles(agents),
+    allowBackground: spec.backgroundAgents,
+  });
+  const workbench = context.workbench;
+  if (workbench === null) {
+    const delegate = spec.delegateOnly ? delegateGuard({ allowGlance: spec.glance }) : null;
+    return toHooks(delegate, agentInput, whitelist);
+  }
+  return mergeHooks(
+    toHooks(agentInput),
+    workbenchHooks(workbench, {
+      delegateOnly: spec.delegateOnly,
+      spillThreshold: context.spillThreshold,
+      agents: null,
+      allowGlance: spec.glance,
+      ...(onEvent === null ? {} : { onEvent }),
+    }),
+    toHooks(whitelist),
+  );
 }
 
 /**

@@ -205,7 +205,8 @@ describe('Runtime', () => {
     ]);
     expect(runtime.hasSession('probe')).toBe(true);
     expect(runtime.store).toBeInstanceOf(PruningSessionStore);
-    const gate = options?.hooks?.PreToolUse?.[0]?.hooks[0];
+    // The whitelist is the guard for every tool (no matcher); the Agent input rewrite has its own matcher.
+    const gate = options?.hooks?.PreToolUse?.find((matcher) => matcher.matcher === undefined)?.hooks[0];
     const ask = async (tool: string): Promise<HookJSONOutput | undefined> =>
       gate?.(
         {

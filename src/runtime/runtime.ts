@@ -15,7 +15,7 @@ import { ClaudeSdkBackend } from '../agent/claude-sdk-backend.js';
 import { projectKey } from '../agent/project-key.js';
 import { checkCredentials } from '../config/credentials.js';
 import { loadConfig, type FlowerConfig } from '../config/load-config.js';
-import { languageOf, type Lang } from '../config/ui-text.js';
+import { languageOf, uiText, type Lang } from '../config/ui-text.js';
 import { FlowerError } from '../errors.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
@@ -35,6 +35,14 @@ import { newRunId } from './run-id.js';
 import { sessionEntries } from './session-entries.js';
 import { errorText, StepRun } from './step-run.js';
 import type { StepResult } from './step-result.js';
+import { isolatedRoles } from '../guards/agent-input-guard.js';
+import { benchFor } from '../workbench/bench-for.js';
+import { excludeWorktrees } from '../workbench/exclude-worktrees.js';
+import { isGitWorkTree } from '../workbench/git-work-tree.js';
+import { Workbench } from '../workbench/workbench.js';
+import { ContextWatermark } from './context-watermark.js';
+import { HandoffPolicy } from './handoff-policy.js';
+import { IndexRelay } from './index-relay.js';
 
 export type { RunOptions, RuntimeOptions } from './runtime-options.js';
 
@@ -62,6 +70,12 @@ export class Runtime {
   readonly results: StepResult[] = [];
   /** Failures of event sinks, session callbacks and manifest writes: recorded, never fatal. */
   readonly uiErrors: string[] = [];
+  /** When and how a step hands off to a new session instead of compacting (rm §4). */
+  readonly handoff: HandoffPolicy;
+  /** The workbench every step shares (index, spill, notes), or null. */
+  readonly workbench: Workbench | null;
+  /** Results of this many characters or more are spilled to the workbench; null = never. */
+  readonly spillThreshold: number | null;
   /** Called with each new session id as soon as it is known (before the first turn). */
   onSession: ((sessionId: string) => void) | null = null;
 
@@ -69,9 +83,10 @@ export class Runtime {
   readonly #lang: Lang;
   readonly #backend: AgentBackend;
   readonly #portable: boolean;
-  readonly #handoff: boolean;
   #current: StepRun | null = null;
   #closed = false;
+  /** The workbench block last sent to each session (decision 20). */
+  readonly #indexSent = new Map<string, string>();
 
   /** Throws `FlowerError` `CREDENTIALS_MISSING` (with the four-line message) before touching the disk. */
   constructor(options: RuntimeOptions) {
@@ -88,9 +103,12 @@ export class Runtime {
       mkdirSync(directory, { recursive: true });
     }
     this.budgetUsd = options.budgetUsd ?? null;
+    this.workbench = workbenchFrom(options.workbench, this.workspace, this.runDir);
+    this.workbench?.ensure();
+    this.spillThreshold = options.spillThreshold === undefined ? 4000 : options.spillThreshold || null;
     this.#backend = options.backend ?? new ClaudeSdkBackend();
     this.#portable = options.portable ?? true;
-    this.#handoff = options.handoff ?? false;
+    this.handoff = handoffFrom(options.handoff, config.env);
     this.store =
       options.store ??
       new PruningSessionStore(join(this.runDir, 'sessions.db'), this.workspace, {
@@ -127,7 +145,8 @@ export class Runtime {
 
   /**
    * Runs `spec` on `prompt` as one step and returns its result; a failure is a result with `ok: false`,
-   * not a rejection. Rejects only with `RUNTIME_BUSY` when another step of this runtime is running.
+   * not a rejection. Rejects only with `RUNTIME_BUSY` when another step of this runtime is running, and
+   * with `NOT_A_GIT_REPO` when the spec's workers want isolation outside a git work tree (nothing spent).
    */
   async run(spec: AgentSpec, prompt: string, options: RunOptions = {}): Promise<StepResult> {
     if (this.#current !== null) {
@@ -136,6 +155,7 @@ export class Runtime {
         'This runtime is already running a step; run steps one after another.',
       );
     }
+    this.#prepareIsolation(spec);
     const step = new StepRun(options.stepName ?? spec.name, options.onEvent ?? null, {
       onSession: (sessionId) => this.onSession?.(sessionId),
       persist: () => this.#persist(step),
@@ -144,6 +164,7 @@ export class Runtime {
     const onAbort = (): void => step.controller.abort(options.signal?.reason);
     if (options.signal?.aborted === true) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (this.handoff.enabled) step.handoff = new ContextWatermark(this.handoff, { lang: this.#lang });
     this.#current = step;
     try {
       if (options.resume) await this.#completeAbandoned(options.resume);
@@ -163,7 +184,14 @@ export class Runtime {
           lang: this.#lang,
           wantedModel: wantedModel(spec, this.#env),
           runSpentBefore: this.#spent(),
-          options: (plan, sessionStore) => attemptOptions(this.#attemptContext(), spec, plan, sessionStore),
+          options: (plan, sessionStore) =>
+            attemptOptions(this.#attemptContext(), spec, plan, sessionStore, (event) => step.emit(event)),
+          relay:
+            this.workbench !== null && spec.workbench
+              ? new IndexRelay(this.workbench, this.#indexSent)
+              : null,
+          workbench: this.workbench,
+          env: this.#env,
           resilience: this.resilience,
           caps: { stepCapUsd: spec.maxBudgetUsd, runCapUsd: this.budgetUsd },
         },
@@ -248,6 +276,19 @@ export class Runtime {
     }
   }
 
+  /**
+   * Workers that want their own worktree need a git repository: refuse before anything is spent (the
+   * Agent tool would fail only after the coordinator had paid for its turn), and keep the worktrees out
+   * of the main checkout's status.
+   */
+  #prepareIsolation(spec: AgentSpec): void {
+    if (isolatedRoles(spec.agents ?? {}).size === 0) return;
+    if (!isGitWorkTree(this.workspace)) {
+      throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: this.workspace }, this.#lang));
+    }
+    excludeWorktrees(this.workspace);
+  }
+
   #spent(): number {
     return this.results.reduce((sum, result) => sum + result.costUsd, 0);
   }
@@ -272,9 +313,11 @@ export class Runtime {
       workspace: this.workspace,
       runDir: this.runDir,
       portable: this.#portable,
-      handoff: this.#handoff,
+      handoff: this.handoff.enabled,
       env: this.#env,
       resilience: this.resilience,
+      workbench: this.workbench,
+      spillThreshold: this.spillThreshold,
     };
   }
 
@@ -288,4 +331,20 @@ export class Runtime {
       this.uiErrors.push(`manifest: ${errorText(error)}`);
     }
   }
+}
+
+/** `true` → the workbench `-W` means (`<runDir>/workbench`); an instance as is; false or absent → none. */
+function workbenchFrom(
+  value: Workbench | boolean | undefined,
+  workspace: string,
+  runDir: string,
+): Workbench | null {
+  if (value instanceof Workbench) return value;
+  return value === true ? benchFor(workspace, { runDir }) : null;
+}
+
+/** An instance as is; `false` → off; `true` or absent → the default policy for this configuration's window. */
+function handoffFrom(value: HandoffPolicy | boolean | undefined, env: FlowerConfig['env']): HandoffPolicy {
+  if (value instanceof HandoffPolicy) return value;
+  return new HandoffPolicy({ enabled: value !== false, env });
 }

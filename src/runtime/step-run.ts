@@ -6,6 +6,7 @@
  * @module
  */
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
+import type { ContextWatermark } from './context-watermark.js';
 import { CostLedger } from './cost-ledger.js';
 import { newStepResult, type StepResult } from './step-result.js';
 
@@ -36,6 +37,9 @@ export class StepRun {
   watermark = 0;
   /** The served model was checked against the wanted one (once per step). */
   modelChecked = false;
+  /** Handoff bookkeeping of this step; null when handoff is off. */
+  handoff: ContextWatermark | null = null;
+  #muted = false;
 
   readonly #sink: EventSink | null;
   readonly #hooks: StepRunHooks;
@@ -54,11 +58,21 @@ export class StepRun {
   /** Sends `event` to the caller's sink, stamped with the step; a throwing sink is recorded, never fatal. */
   emit(event: FlowerEvent): void {
     event.step = this.result.step;
-    if (this.#sink === null) return;
+    if (this.#sink === null || this.#muted) return;
     try {
       this.#sink(event);
     } catch (error) {
       this.#hooks.uiErrors.push(`event sink: ${errorText(error)}`);
+    }
+  }
+
+  /** Runs `work` with events held back (the handoff writing turn is not streamed to the UI). */
+  async muted<T>(work: () => Promise<T>): Promise<T> {
+    this.#muted = true;
+    try {
+      return await work();
+    } finally {
+      this.#muted = false;
     }
   }
 

@@ -1,0 +1,193 @@
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { AgentMessage } from '../agent/agent-backend.js';
+import { agentSpec } from '../agent/agent-spec.js';
+import type { FlowerEvent, HandoffEvent } from '../events/flower-event.js';
+import { ScriptedBackend, type ScriptedStep } from '../testing/scripted-backend.js';
+import { scriptedTurn } from '../testing/scripted-turn.js';
+import { Workbench } from '../workbench/workbench.js';
+import { HandoffPolicy } from './handoff-policy.js';
+import { readManifest } from './manifest.js';
+import { Runtime } from './runtime.js';
+
+// Window 100K → threshold 50K (room = max(50K, 25K)), "near" at 30K.
+const policy = new HandoffPolicy({ window: 100_000 });
+const config = { env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test' } };
+const spec = agentSpec({ name: 'work', instructions: '' });
+
+let dir = '';
+const runtimes: Runtime[] = [];
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'flower-handoff-')));
+});
+afterEach(() => {
+  for (const runtime of runtimes.splice(0)) runtime.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function runtimeOn(steps: ScriptedStep[], workbench = true): { runtime: Runtime; backend: ScriptedBackend } {
+  const backend = new ScriptedBackend(steps);
+  const workspace = join(dir, 'ws');
+  const runtime = new Runtime({
+    workspace,
+    config,
+    backend,
+    resilience: false,
+    handoff: policy,
+    workbench: workbench ? new Workbench(workspace) : false,
+  });
+  runtimes.push(runtime);
+  return { runtime, backend };
+}
+
+/** A turn whose first assistant message reports `tokens` of context, then a tool round trip, then a result. */
+function busyTurn(sessionId: string, tokens: number): AgentMessage[] {
+  return [
+    { type: 'system', subtype: 'init', session_id: sessionId, uuid: `${sessionId}-i` },
+    {
+      type: 'assistant',
+      session_id: sessionId,
+      uuid: `${sessionId}-a1`,
+      parent_tool_use_id: null,
+      message: {
+        id: `m-${sessionId}-1`,
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: `t-${sessionId}`, name: 'Bash', input: { command: 'make' } }],
+        usage: {
+          input_tokens: tokens,
+          cache_read_input_tokens: 0,
+          cache_creation_input_tokens: 0,
+          output_tokens: 10,
+        },
+      },
+    },
+    {
+      type: 'user',
+      session_id: sessionId,
+      uuid: `${sessionId}-u1`,
+      parent_tool_use_id: null,
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: `t-${sessionId}`, content: 'ok' }],
+      },
+    },
+    ...scriptedTurn(sessionId, 'finished without a handoff').slice(1),
+  ] as unknown as AgentMessage[];
+}
+
+const DOCUMENT = [
+  '## Doing',
+  'Half of the parser is written.',
+  '## Decided',
+  'Use a hand-written lexer, because the grammar is tiny.',
+  '## Dead ends',
+  'none yet',
+  '## Next',
+  'Run npm test; if the lexer test fails, fix tokens.ts.',
+  '## Scene',
+  'src/lexer.ts, src/parser.ts',
+].join('\n');
+
+describe('Runtime handoff', () => {
+  test('at the threshold the session writes a handoff and a new session takes over with it', async () => {
+    const { runtime, backend } = runtimeOn([
+      busyTurn('s1', 60_000),
+      scriptedTurn('s1', DOCUMENT),
+      scriptedTurn('s2', 'Parser finished.'),
+    ]);
+    const events: FlowerEvent[] = [];
+    const result = await runtime.run(spec, 'Write the parser.', { onEvent: (event) => events.push(event) });
+
+    expect(result).toMatchObject({
+      ok: true,
+      sessionId: 's2',
+      retired: ['s1'],
+      attempts: 1,
+      text: 'Parser finished.',
+    });
+    const [first, writing, successor] = backend.requests;
+    expect(first?.options.resume).toBeUndefined();
+    expect(writing?.options.resume).toBe('s1');
+    expect(writing?.prompt).toContain('60,000');
+    expect(successor?.options.resume).toBeUndefined();
+    expect(successor?.prompt).toContain('Half of the parser is written.');
+    expect(successor?.prompt.indexOf('You are taking over')).toBe(0);
+
+    const path = join(dir, 'ws', '.flower', 'notes', 'handoff-work.md');
+    expect(readFileSync(path, 'utf8')).toContain('Use a hand-written lexer');
+    const phases = events
+      .filter((event): event is HandoffEvent => event.kind === 'handoff')
+      .map((event) => event.phase);
+    // A reading that jumps past the threshold is due at once; the "near" notice is used up by it.
+    expect(phases).toEqual(['writing', 'done']);
+    // The writing turn is not streamed to the UI.
+    expect(events.some((event) => event.kind === 'text' && event.text.includes('Half of the parser'))).toBe(
+      false,
+    );
+    expect(readManifest(join(dir, 'ws', 'runs'))[0]).toMatchObject({ session_id: 's2', retired: ['s1'] });
+  });
+
+  test('a reply without the required sections gives a degraded handoff that points at the scene', async () => {
+    const { runtime, backend } = runtimeOn([
+      busyTurn('s1', 60_000),
+      scriptedTurn('s1', 'I will keep going instead.'),
+      scriptedTurn('s2', 'Looked at the scene; done.'),
+    ]);
+    const result = await runtime.run(spec, 'Write the parser.');
+    expect(result.ok).toBe(true);
+    expect(result.errors.some((error) => error.startsWith('handoff degraded (missing'))).toBe(true);
+    expect(backend.requests[2]?.prompt).toContain('[DEGRADED: handoff not written]');
+    expect(backend.requests[2]?.prompt).toContain('Write the parser.');
+  });
+
+  test('two degraded handoffs in a row stop the step with the diagnosis', async () => {
+    const { runtime } = runtimeOn([
+      busyTurn('s1', 60_000),
+      scriptedTurn('s1', 'no sections'),
+      busyTurn('s2', 70_000),
+      scriptedTurn('s2', 'still no sections'),
+    ]);
+    const result = await runtime.run(spec, 'Write the parser.');
+    expect(result.ok).toBe(false);
+    expect(result.error).toMatch(/handoffs in a row could not be written/);
+    expect(result.retired).toEqual(['s1', 's2']);
+  });
+
+  test('near the threshold one notice comes and the session carries on', async () => {
+    const { runtime, backend } = runtimeOn([busyTurn('s1', 35_000)], false);
+    const events: FlowerEvent[] = [];
+    const result = await runtime.run(spec, 'Small job.', { onEvent: (event) => events.push(event) });
+    expect(result).toMatchObject({ ok: true, sessionId: 's1', retired: [] });
+    expect(backend.requests).toHaveLength(1);
+    const handoffs = events.filter((event): event is HandoffEvent => event.kind === 'handoff');
+    expect(handoffs.map((event) => event.phase)).toEqual(['near']);
+    expect(handoffs[0]?.text).toContain('50K');
+    expect(existsSync(join(dir, 'ws', '.flower'))).toBe(false);
+  });
+
+  test('without a workbench the document still reaches the successor, in its prompt', async () => {
+    const { runtime, backend } = runtimeOn(
+      [busyTurn('s1', 60_000), scriptedTurn('s1', DOCUMENT), scriptedTurn('s2', 'Done.')],
+      false,
+    );
+    const result = await runtime.run(spec, 'Write the parser.');
+    expect(result).toMatchObject({ ok: true, sessionId: 's2', retired: ['s1'] });
+    expect(backend.requests[2]?.prompt).toContain('Run npm test; if the lexer test fails');
+    expect(existsSync(join(dir, 'ws', '.flower'))).toBe(false);
+  });
+
+  test('an overflow of this attempt goes straight to a degraded handoff', async () => {
+    const overflow = scriptedTurn('s1', 'Prompt is too long', { fail: true }).map((message) =>
+      message.type === 'result'
+        ? ({ ...message, errors: ['prompt is too long: 210000 tokens > 200000 maximum'] } as AgentMessage)
+        : message,
+    );
+    const { runtime, backend } = runtimeOn([overflow, scriptedTurn('s2', 'Recovered.')]);
+    const result = await runtime.run(spec, 'Big job.');
+    expect(result).toMatchObject({ ok: true, sessionId: 's2', retired: ['s1'] });
+    expect(backend.requests).toHaveLength(2);
+    expect(backend.requests[1]?.prompt).toContain('[DEGRADED: handoff not written]');
+  });
+});

@@ -1,0 +1,109 @@
+// The coordinator's wall (acceptance of "Roles, guards and the workbench"): a coordinator built by the role
+// factory, run by the Runtime with the real SDK and Claude Code binary against the fake Messages API. Its
+// hands-on calls are denied with a reason the model sees; side-effect-free glances run; a worker subagent's
+// Bash and Write run; a dispatch without `run_in_background` is rewritten to the foreground (decision 8).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { coordinator } from '../../src/roles/coordinator.js';
+import { worker } from '../../src/roles/worker.js';
+import { Runtime } from '../../src/runtime/runtime.js';
+import {
+  FakeAnthropicServer,
+  message,
+  scratchEnvironment,
+  scriptTurns,
+  text,
+  toolUse,
+  type ScratchEnvironment,
+} from '../../src/testing/index.js';
+import { gitWorkspace } from './support/git-workspace.js';
+import { seenToolResult } from './support/tool-results.js';
+
+let server: FakeAnthropicServer | null = null;
+let scratch: ScratchEnvironment | null = null;
+let runtime: Runtime | null = null;
+
+afterEach(async () => {
+  runtime?.close();
+  await server?.close();
+  await scratch?.cleanup();
+  runtime = null;
+});
+
+describe('the coordinator wall (e2e)', () => {
+  test('denies hands-on calls with a reason, lets glances and the worker through, runs workers in the foreground', async () => {
+    const denied = ['write', 'edit', 'rm', 'compound', 'newline'];
+    const glances = ['status', 'ls', 'log'];
+    server = await FakeAnthropicServer.start(
+      scriptTurns({
+        main: [
+          message([
+            toolUse('Write', { file_path: 'w.txt', content: 'x' }, 'write'),
+            toolUse('Edit', { file_path: 'README.md', old_string: 'hello', new_string: 'bye' }, 'edit'),
+            toolUse('Bash', { command: 'rm -rf x', description: 'clean' }, 'rm'),
+            toolUse('Bash', { command: 'git status && rm -rf x', description: 'clean' }, 'compound'),
+            toolUse('Bash', { command: 'git status\nrm x/keep.txt', description: 'clean' }, 'newline'),
+            toolUse('Bash', { command: 'git status', description: 'look' }, 'status'),
+            toolUse('Bash', { command: 'ls', description: 'look' }, 'ls'),
+            toolUse('Bash', { command: 'git log --oneline | head', description: 'look' }, 'log'),
+          ]),
+          message([
+            toolUse(
+              'Agent',
+              { description: 'make files', prompt: 'Make sub.txt and sub2.txt.', subagent_type: 'coder' },
+              'dispatch',
+            ),
+          ]),
+          message([text('All done.')]),
+        ],
+        subagent: [
+          message([toolUse('Bash', { command: 'echo sub > sub.txt', description: 'make sub.txt' })]),
+          message([toolUse('Write', { file_path: 'sub2.txt', content: 'two\n' })]),
+          message([text('Conclusion: made sub.txt and sub2.txt.')]),
+        ],
+      }),
+    );
+    scratch = await scratchEnvironment({ baseUrl: server.url });
+    const workspace = scratch.workspace;
+    gitWorkspace(workspace);
+    runtime = new Runtime({ workspace, config: { env: scratch.env }, resilience: false, workbench: false });
+    const spec = coordinator('coordinator', '', {
+      coder: worker('Writes code and tests.', 'Implement what you are asked.'),
+    });
+
+    const result = await runtime.run(spec, 'Make two files.');
+
+    expect(result.error).toBeNull();
+    for (const id of denied) {
+      const seen = seenToolResult(server, id);
+      expect(seen?.isError, `${id}: ${seen?.text}`).toBe(true);
+      expect(seen?.text, id).toMatch(/Agent/);
+    }
+    for (const id of glances) {
+      const seen = seenToolResult(server, id);
+      expect(seen?.isError, `${id}: ${seen?.text}`).toBe(false);
+    }
+    expect(seenToolResult(server, 'ls')?.text).toContain('README.md');
+    expect(seenToolResult(server, 'log')?.text).toContain('first commit of the fixture');
+    // Nothing the coordinator tried by hand happened.
+    expect(existsSync(join(workspace, 'w.txt'))).toBe(false);
+    expect(readFileSync(join(workspace, 'README.md'), 'utf8')).toBe('hello\n');
+    expect(existsSync(join(workspace, 'x', 'keep.txt'))).toBe(true);
+    // The worker's hands did, and its report came back in the same turn (foreground).
+    expect(readFileSync(join(workspace, 'sub.txt'), 'utf8')).toBe('sub\n');
+    expect(readFileSync(join(workspace, 'sub2.txt'), 'utf8')).toBe('two\n');
+    const report = seenToolResult(server, 'dispatch');
+    expect(report?.text).toContain('Conclusion: made sub.txt and sub2.txt.');
+    expect(report?.text).not.toMatch(/Async agent launched/);
+  }, 90_000);
+
+  test('refuses isolated workers outside a git repository before any request is made', async () => {
+    server = await FakeAnthropicServer.start(scriptTurns({ main: [] }));
+    scratch = await scratchEnvironment({ baseUrl: server.url });
+    runtime = new Runtime({ workspace: scratch.workspace, config: { env: scratch.env }, resilience: false });
+    const spec = coordinator('coordinator', '', { coder: worker('Codes.', 'Code.', { isolate: true }) });
+    await expect(runtime.run(spec, 'Make two files.')).rejects.toMatchObject({ code: 'NOT_A_GIT_REPO' });
+    expect(server.calls).toHaveLength(0);
+  });
+});
