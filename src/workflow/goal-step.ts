@@ -1,0 +1,90 @@
+/**
+ * `goalStep`: the judge's job A on the go path (roles-and-mechanisms.md §3.1). It turns the brief into a
+ * goal — one sentence plus a checklist checkable on the spot — and freezes it to `notes/goal.md`, so every
+ * judging round grades against the same list and a human can read and edit the standard before money is
+ * spent. Skipped, but still filling the context, when a complete goal is already frozen; `alwaysSet` re-runs
+ * it (the go path does after a wake remark, D10: otherwise the judge grades against the old list).
+ *
+ * @module
+ */
+import type { HumanChannel } from '../human/human-channel.js';
+import { Goal } from '../roles/goal.js';
+import { judge, type JudgeOptions } from '../roles/judge.js';
+import { environmentFacts } from './environment-facts.js';
+import { freezeDocument } from './freeze-document.js';
+import { setGoalPrompt } from './judge-prompts.js';
+import type { StepBuild } from './step-build.js';
+import { STEP_NAMES } from './step-names.js';
+import { step, type Ctx, type Step } from './step.js';
+import { settleUnverifiable } from './unverifiable-checks.js';
+
+/** Options of {@link goalStep}. */
+export interface GoalStepOptions extends StepBuild, JudgeOptions {
+  /** Where the goal is frozen; inside the workbench (`notes/goal.md`). */
+  goalPath: string;
+  /** The context key holding the brief's prompt block; `clarify` by default. */
+  briefKey?: string;
+  /** Set the goal even when a complete one is frozen. */
+  alwaysSet?: boolean;
+  /** The environment fact sheet (D2); gathered when the prompt is built unless given here. */
+  facts?: string;
+}
+
+/**
+ * The goal-setting step. With a channel the judge may ask the human, and unverifiable checks are put to them
+ * (D4); see {@link settleUnverifiable}.
+ */
+export function goalStep(channel: HumanChannel | null, options: GoalStepOptions): Step {
+  const name = options.name ?? STEP_NAMES.goal;
+  const briefKey = options.briefKey ?? STEP_NAMES.clarify;
+  const goalPath = options.goalPath;
+  const spec =
+    options.spec ??
+    judge('judge', channel, {
+      ...(options.canRun === undefined ? {} : { canRun: options.canRun }),
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.effort === undefined ? {} : { effort: options.effort }),
+      ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    });
+  return step(name, spec, (ctx) => prompt(ctx, briefKey, options.facts), {
+    verbatim: true,
+    retries: options.retries ?? 0,
+    onFail: options.onFail ?? 'stop',
+    when: (ctx) => {
+      if (options.alwaysSet === true) return true;
+      const frozen = Goal.load(goalPath);
+      if (frozen === null || !frozen.complete()) return true;
+      // A rerun must still see the goal, or the work prompt and the judge would go without it.
+      hydrateGoal(ctx, name, frozen);
+      return false;
+    },
+    gate: async (result, ctx) => {
+      const parsed = Goal.parse(result.text);
+      if (!parsed.complete()) return false;
+      freezeDocument(goalPath, parsed.toMarkdown());
+      hydrateGoal(ctx, name, parsed);
+      const settled = await settleUnverifiable(parsed, channel, { goalPath, sink: ctx._onEvent, step: name });
+      if (settled !== parsed) {
+        freezeDocument(goalPath, settled.toMarkdown());
+        hydrateGoal(ctx, name, settled);
+      }
+      return true;
+    },
+    reduce: (result, ctx) => (ctx._goal instanceof Goal ? ctx._goal : Goal.parse(result.text)).promptBlock(),
+  });
+}
+
+/** Puts `goal` where later steps read it: `ctx._goal` and, as its prompt block, `ctx[name]`. */
+export function hydrateGoal(ctx: Ctx, name: string, goal: Goal): void {
+  ctx._goal = goal;
+  ctx[name] = goal.promptBlock();
+}
+
+function prompt(ctx: Ctx, briefKey: string, facts: string | undefined): string {
+  const brief = ctx[briefKey];
+  return setGoalPrompt({
+    brief: typeof brief === 'string' ? brief : null,
+    facts: facts ?? environmentFacts(),
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * The prompts of the judge's two jobs on the go path (roles-and-mechanisms.md §1.4, §3.1–3.2): A, set the
+ * goal from the brief; B, judge one round of work against it. The judge's rule text holds the formats; these
+ * prompts open with the job line from `judge.ts` and carry the material. They are sent verbatim (decision
+ * 11): a brief may begin with `/` or contain `@path`.
+ *
+ * @module
+ */
+import type { Goal } from '../roles/goal.js';
+import { setGoalInstructions, verdictInstructions } from '../roles/judge.js';
+import { amendmentsMarkdown, type BriefAmendment } from './brief-amendments.js';
+
+const SEPARATOR = '\n\n---\n\n';
+
+/** Stands in for the brief when the workflow has no clarify step. */
+export const NO_BRIEF =
+  '(No brief was written: this workflow has no clarify step. Set the goal from the request as the workspace shows it, keep the checklist short, and mark what cannot be known here as unverifiable.)';
+
+/** What job A needs. */
+export interface SetGoalMaterial {
+  /** The brief's prompt block, or null when there is none. */
+  brief: string | null;
+  /** The environment fact sheet (D2). */
+  facts: string;
+  /** A goal the human amended after the judge found the old one unreachable (D10): it prevails. */
+  amended?: { goal: Goal; words: string } | null;
+}
+
+/** Job A: turn the brief (and, after an amendment, the human's new words) into a goal and checklist. */
+export function setGoalPrompt(material: SetGoalMaterial): string {
+  const parts = [setGoalInstructions(), material.facts];
+  const brief = material.brief === null || material.brief.trim() === '' ? NO_BRIEF : material.brief;
+  parts.push(`The brief:\n\n${brief}`);
+  const amended = material.amended ?? null;
+  if (amended !== null) {
+    parts.push(
+      [
+        `The judge found the previous goal unreachable and the human amended it: "${amended.words}"`,
+        'Set the goal again. Where the amendment and the brief disagree, the amendment prevails. The previous goal, for reference:',
+        '',
+        amended.goal.promptBlock(),
+      ].join('\n'),
+    );
+  }
+  return parts.join(SEPARATOR);
+}
+
+/** What job B needs. */
+export interface VerifyMaterial {
+  /** The goal to judge against; may be empty when none was ever set. */
+  goal: Goal;
+  /** Where the goal is frozen, as shown to the model. */
+  goalPath: string;
+  /** The worker's (coordinator's) final reply of this round. */
+  reply: string;
+  /** What the human added to the brief after it was frozen (D11). */
+  amendments: readonly BriefAmendment[];
+}
+
+/**
+ * Job B: judge the round. The worker's reply is given as a claim to check, never as evidence, and requirements
+ * the human added to the brief during the run count as part of the goal (D11: the reference's judge saw only
+ * goal and report, so it graded against a requirement the human had already changed).
+ */
+export function verifyPrompt(material: VerifyMaterial): string {
+  const goal = material.goal.promptBlock();
+  const parts = [
+    verdictInstructions(),
+    `The goal (frozen in ${material.goalPath}):\n\n${goal === '' ? '(No goal was set. Judge against what the reply claims was asked, and say NOT_YET if you cannot tell.)' : goal}`,
+    `The worker's final reply — a claim to check, not evidence:\n\n${material.reply.trim() === '' ? '(empty)' : material.reply.trim()}`,
+  ];
+  if (material.amendments.length > 0) {
+    parts.push(
+      `The human added these requirements to the brief during the run. They are part of the goal; an item they change is judged by the new words:\n\n${amendmentsMarkdown(material.amendments)}`,
+    );
+  }
+  parts.push(
+    'Now inspect the scene item by item. Do not trust the reply: an item without evidence you saw yourself has failed. Reply with the three sections Conclusion, Reason and Failed.',
+  );
+  return parts.join(SEPARATOR);
+}

@@ -1,0 +1,188 @@
+/**
+ * `starterFlow`: the go path (runtime.md §12) — clarify the request into a brief, turn the brief into a
+ * goal, let a coordinator and its workers do the work in judged rounds, and leave a bequest for whoever
+ * continues. Rerunning in the same directory wakes the run: the frozen brief and goal are reused, the work
+ * session resumes, and a remark given on wake lands in the brief, re-derives the goal and reaches the
+ * coordinator — all three, or it fails silently somewhere.
+ *
+ * @module
+ */
+import { join, resolve } from 'node:path';
+import { languageOf, uiText } from '../config/ui-text.js';
+import { processEnvironment } from '../config/process-environment.js';
+import { FlowerError } from '../errors.js';
+import { AMEND_LABELS, HumanChannel } from '../human/human-channel.js';
+import { Brief, readDocument } from '../roles/brief.js';
+import { coordinator } from '../roles/coordinator.js';
+import { worker } from '../roles/worker.js';
+import { Lineage } from '../runtime/lineage.js';
+import { benchFor } from '../workbench/bench-for.js';
+import { isGitWorkTree } from '../workbench/git-work-tree.js';
+import type { Workbench } from '../workbench/workbench.js';
+import { NOTES, NOTES_ZH } from '../workbench/workbench-path.js';
+import { bequestStep } from './bequest-step.js';
+import { briefAmendments } from './brief-amendments.js';
+import { clarifyStep } from './clarify-step.js';
+import { goalStep } from './goal-step.js';
+import { CODER_DESCRIPTION, CODER_PROMPT, wakePrompt, workPrompt } from './starter-prompts.js';
+import { STEP_NAMES } from './step-names.js';
+import { step, type Step } from './step.js';
+import { withGoal } from './with-goal.js';
+import { Workflow } from './workflow.js';
+
+/** Options of {@link starterFlow}; the CLI's `go` maps its flags onto them. */
+export interface StarterOptions {
+  /** The workspace; `.` by default. */
+  workspace?: string;
+  /** The run directory holding lineage; `<workspace>/runs` by default (decision 3), relative to the cwd. */
+  runDir?: string;
+  /** `--new`: archive the lineage, brief, goal and Q&A log (moved, never deleted) and start over. */
+  fresh?: boolean;
+  /** Each worker in its own git worktree; the workspace must be a git work tree. */
+  isolate?: boolean;
+  /** Stop after the clarify step. */
+  clarifyOnly?: boolean;
+  /** Set a goal and judge every round; true by default. */
+  goal?: boolean;
+  /** Total judged work rounds; 3 by default. */
+  rounds?: number;
+  /** What the judge may run: false (default), true, or `'inspect'`. */
+  judgeCanRun?: boolean | 'inspect';
+  /** The question quota; null (default) = unlimited, 0 = none. */
+  maxAsks?: number | null;
+  /** Seconds a question waits; 1800 by default, null = forever, `<= 0` = unattended. */
+  timeoutS?: number | null;
+  /** Extra instructions for the clarifier. */
+  instructions?: string;
+  /** The `coder` worker's own rules (before the shared report discipline). */
+  workerPrompt?: string;
+  /** File names under `notes/`; the English ones by default, a Chinese one when only it exists (decision 1). */
+  briefName?: string;
+  goalName?: string;
+  logName?: string;
+  /** Finish with a bequest in `CLAUDE.md` and `AGENTS.md`; true by default. */
+  bequest?: boolean;
+}
+
+/** The starter workflow and the parts a front end wires to it (the live input line, the wake banner). */
+export interface StarterBuild {
+  readonly workflow: Workflow;
+  /** The human channel of every step: answer its questions, `send()` typed words to it. */
+  readonly channel: HumanChannel;
+  /** The workspace's workbench, already created; run the Runtime with it. */
+  readonly workbench: Workbench;
+  /** True when a complete brief was found: this run continues an earlier one. */
+  readonly waking: boolean;
+  /** True when a wake remark was appended to the brief (the goal is then set again). */
+  readonly amended: boolean;
+  readonly briefPath: string;
+  readonly goalPath: string;
+  readonly qaLogPath: string;
+}
+
+/**
+ * The starter workflow for `ask`. Throws `NOT_A_GIT_REPO` for `isolate` outside a git work tree (checked now:
+ * the Agent tool would fail only after money is spent) and `EMPTY_REQUEST` for an empty `ask` when there is
+ * no complete brief to continue from.
+ */
+export function starterFlow(ask: string, options: StarterOptions = {}): Workflow {
+  return buildStarter(ask, options).workflow;
+}
+
+/** {@link starterFlow} with its channel, workbench and wake facts, for a front end that wires them. */
+export function buildStarter(ask: string, options: StarterOptions = {}): StarterBuild {
+  const request = ask.trim();
+  const lang = languageOf(processEnvironment());
+  const workspace = resolve(options.workspace ?? '.');
+  const runDir = resolve(options.runDir ?? join(workspace, 'runs'));
+  const isolate = options.isolate ?? false;
+  if (isolate && !isGitWorkTree(workspace)) {
+    throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: workspace }, lang));
+  }
+  // Checked before anything moves: starting over needs something to start with.
+  if (options.fresh === true && request === '')
+    throw new FlowerError('EMPTY_REQUEST', uiText('err.emptyAsk', {}, lang));
+  const workbench = benchFor(workspace, { isolate }).ensure();
+  if (options.fresh === true) {
+    // One history: the Q&A log goes with the brief, or "goal present, conversation gone" is left behind.
+    const extra = (['brief', 'goal', 'qaLog'] as const).flatMap((key) => [
+      join(workbench.notes, NOTES[key]),
+      join(workbench.notes, NOTES_ZH[key]),
+    ]);
+    Lineage.open(runDir, workspace).archive(join(workbench.notes, 'archive'), { extra });
+  }
+  const notesFile = (name: string | undefined, key: 'brief' | 'goal' | 'qaLog'): string =>
+    name === undefined ? workbench.notesFile(key) : join(workbench.notes, name);
+  const briefPath = notesFile(options.briefName, 'brief');
+  const goalPath = notesFile(options.goalName, 'goal');
+  const qaLogPath = notesFile(options.logName, 'qaLog');
+
+  const waking = Brief.load(briefPath)?.complete() === true;
+  if (!waking && request === '') throw new FlowerError('EMPTY_REQUEST', uiText('err.emptyAsk', {}, lang));
+  const channel = new HumanChannel({
+    logPath: qaLogPath,
+    amendPath: briefPath,
+    maxAsks: options.maxAsks ?? null,
+    timeoutS: options.timeoutS === undefined ? 1800 : options.timeoutS,
+  });
+  const said = waking ? request : '';
+  const amended =
+    said !== '' && notYetAppended(briefPath, said) && channel.amend(said, { label: AMEND_LABELS.wake });
+
+  const steps: Step[] = [
+    clarifyStep(channel, {
+      briefPath,
+      prompt: request,
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    }),
+  ];
+  const build = (all: Step[]): StarterBuild => ({
+    workflow: new Workflow(all, { name: 'starter', channel, workbench }),
+    channel,
+    workbench,
+    waking,
+    amended,
+    briefPath,
+    goalPath,
+    qaLogPath,
+  });
+  if (options.clarifyOnly === true) return build(steps);
+
+  const judged = options.goal ?? true;
+  if (judged) {
+    steps.push(goalStep(channel, { goalPath, briefKey: STEP_NAMES.clarify, alwaysSet: amended }));
+  }
+  const coder = worker(CODER_DESCRIPTION, options.workerPrompt ?? CODER_PROMPT, { isolate });
+  const work = step(
+    STEP_NAMES.work,
+    coordinator('coordinator', '', { coder }, { channel, workbench }),
+    (ctx) => workPrompt(ctx, STEP_NAMES.clarify, request),
+    { verbatim: true, resumePrompt: (ctx) => wakePrompt(ctx, said, amended && judged) },
+  );
+  steps.push(
+    judged
+      ? withGoal(work, channel, {
+          goalPath,
+          briefPath,
+          ...(options.rounds === undefined ? {} : { rounds: options.rounds }),
+          ...(options.judgeCanRun === undefined ? {} : { canRun: options.judgeCanRun }),
+        })
+      : work,
+  );
+  if (options.bequest ?? true) {
+    steps.push(bequestStep({ workspace, workbench: workbench.display(workbench.root) }));
+  }
+  return build(steps);
+}
+
+/**
+ * False when `said` is already in the brief as an earlier wake remark, so rerunning the same command does not
+ * append it twice or set the goal again. Only wake entries count: the reference searched the whole brief, so a
+ * short remark found anywhere in it was silently dropped (runtime.md §14 #18).
+ */
+function notYetAppended(briefPath: string, said: string): boolean {
+  const words = said.trim();
+  return !briefAmendments(readDocument(briefPath) ?? '').some(
+    (amendment) => amendment.kind === 'wake' && amendment.text === words,
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * The texts the go path sends the coordinator (runtime.md §12): the work prompt of a new session and the
+ * wake prompt of a resumed one, plus the starter worker's description and rules. Sent verbatim (decision 11).
+ *
+ * @module
+ */
+import type { Ctx } from './step.js';
+import { Goal } from '../roles/goal.js';
+
+const SEPARATOR = '\n\n---\n\n';
+
+/** How the coordinator picks the starter's one worker: say *when* (roles-and-mechanisms.md §1.2). */
+export const CODER_DESCRIPTION =
+  'Writes code and tests. Give it implementation work: building, changing or fixing code, and verifying the change.';
+
+/** The starter worker's own rules, before the shared report discipline. */
+export const CODER_PROMPT =
+  'Implement what the task brief asks, and run a verification after every change instead of saving it for the end.';
+
+/**
+ * The work prompt: do it per the brief; then, with a goal, the standard an independent judge will check item
+ * by item after every round, so the coordinator knows it up front.
+ */
+export function workPrompt(ctx: Ctx, briefKey: string, fallback: string): string {
+  const brief = ctx[briefKey];
+  const parts = [
+    `Do it per this brief.\n\n${typeof brief === 'string' && brief.trim() !== '' ? brief : fallback.trim()}`,
+  ];
+  const goal = ctx._goal instanceof Goal ? ctx._goal.promptBlock() : '';
+  if (goal !== '') {
+    parts.push(
+      `The acceptance standard: after every round an independent judge checks each item below on the scene.\n\n${goal}`,
+    );
+  }
+  return parts.join(SEPARATOR);
+}
+
+/**
+ * The wake prompt (the work session resumed in a new process): the human's remark, or a nudge to continue.
+ * When the remark re-derived the goal, the new goal follows and is said to prevail — otherwise the coordinator
+ * would work to the old goal and be judged by the new one.
+ */
+export function wakePrompt(ctx: Ctx, said: string, rederived: boolean): string {
+  const opening =
+    said.trim() === ''
+      ? 'Continue where you stopped. First say in one line what you will touch first.'
+      : said.trim();
+  const goal = rederived && ctx._goal instanceof Goal ? ctx._goal.promptBlock() : '';
+  if (goal === '') return opening;
+  return `${opening}${SEPARATOR}The goal and checklist were derived again from this remark; they prevail over the earlier ones.\n\n${goal}`;
+}

@@ -1,0 +1,217 @@
+/**
+ * `withGoal`: the goal guard (roles-and-mechanisms.md §3.2). Each round of a work step ends with an
+ * independent judge in a fresh session that sees only the goal, the scene and the worker's claim, so it owes
+ * the worker's effort nothing. ACHIEVED passes; anything else fails the round and its feedback resumes the
+ * rejected session for the next (`<step>#round<n>`); UNREACHABLE stops to ask a person, because more rounds
+ * against a goal that cannot be met are the costliest option. Rounds are capped (3 by default) while
+ * questions are not: a question is nearly free, a round costs money.
+ *
+ * @module
+ */
+import { join } from 'node:path';
+import type { AgentSpec } from '../agent/agent-spec.js';
+import { languageOf, uiText } from '../config/ui-text.js';
+import { processEnvironment } from '../config/process-environment.js';
+import type { EventSink, VerdictEvent } from '../events/flower-event.js';
+import type { HumanChannel } from '../human/human-channel.js';
+import { MANIFEST_FILE } from '../runtime/manifest.js';
+import type { StepResult } from '../runtime/step-result.js';
+import { readDocument } from '../roles/brief.js';
+import { Goal } from '../roles/goal.js';
+import { judge, type JudgeOptions } from '../roles/judge.js';
+import { Verdict } from '../roles/verdict.js';
+import { briefAmendments } from './brief-amendments.js';
+import { runOutsideLineage } from './judge-run.js';
+import { reviseGoal } from './revise-goal.js';
+import { verifyPrompt } from './judge-prompts.js';
+import type { StepBuild } from './step-build.js';
+import { StepAbort } from './step-abort.js';
+import { verdictLabel } from './step-names.js';
+import type { Ctx, Step } from './step.js';
+import { unreachableDialogue } from './unreachable-dialogue.js';
+
+/** The `StepResult.error` of a run stopped from outside (Runtime.KILLED). */
+const KILLED = 'killed-by-signal';
+
+/** Options of {@link withGoal}. `name` names the judge's agent spec (`judge` by default). */
+export interface WithGoalOptions extends StepBuild, JudgeOptions {
+  /** The frozen goal; read every round, so an edit by a human counts from the next round on. */
+  goalPath: string;
+  /** Total rounds of work, each ending in a verdict; 3 by default, 0 and 1 both mean one. */
+  rounds?: number;
+  /**
+   * The brief, whose `## Added …` parts the judge is shown (D11); the channel's amend file by default.
+   * Null: none.
+   */
+  briefPath?: string | null;
+  /** The context key of the goal step, refreshed when the human amends the goal; `goal` by default. */
+  goalKey?: string;
+  /** The environment fact sheet for setting the goal again after an amendment; gathered when needed. */
+  facts?: string;
+}
+
+/**
+ * A copy of `work` whose rounds are judged: `{...work, retries: rounds − 1, gate, onReject}`. A spread, not a
+ * rebuild, so every other field (`resumePrompt`, `reduce`, `verbatim`, …) survives — a hand rebuild once
+ * silently dropped `resumePrompt` in the reference.
+ */
+export function withGoal(work: Step, channel: HumanChannel | null, options: WithGoalOptions): Step {
+  const rounds = options.rounds ?? 3;
+  if (!Number.isInteger(rounds) || rounds < 0) {
+    throw new TypeError(
+      `withGoal('${work.name}'): rounds must be a whole number of 1 or more (got ${String(rounds)}).`,
+    );
+  }
+  const judgeSpec =
+    options.spec ??
+    judge(options.name ?? 'judge', channel, {
+      ...(options.canRun === undefined ? {} : { canRun: options.canRun }),
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.effort === undefined ? {} : { effort: options.effort }),
+      ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    });
+  const briefPath = options.briefPath === undefined ? (channel?.amendPath ?? null) : options.briefPath;
+  const guard: Guard = { work, channel, judgeSpec, goalPath: options.goalPath, briefPath, options };
+  const when = work.when;
+  return {
+    ...work,
+    retries: Math.max(0, rounds - 1),
+    ...(options.onFail === undefined ? {} : { onFail: options.onFail }),
+    // Rounds count per run of the step: a wake starts again at round 1.
+    when: async (ctx) => {
+      const runs = typeof when === 'function' ? await when(ctx) : true;
+      if (runs) ctx._goalRounds = 0;
+      return runs;
+    },
+    gate: (result, ctx) => judgeRound(guard, result, ctx),
+    onReject: (_result, ctx) => (ctx._verdict instanceof Verdict ? ctx._verdict.feedback() : ''),
+  };
+}
+
+/** What one guarded step's gate works with. */
+interface Guard {
+  readonly work: Step;
+  readonly channel: HumanChannel | null;
+  readonly judgeSpec: AgentSpec;
+  readonly goalPath: string;
+  readonly briefPath: string | null;
+  readonly options: WithGoalOptions;
+}
+
+/** The gate: one judge round on the result of one work round. */
+async function judgeRound(guard: Guard, result: StepResult, ctx: Ctx): Promise<boolean> {
+  const rt = ctx._runtime;
+  if (rt === undefined) {
+    // Never fake a pass: without a runtime there is no judge.
+    throw new StepAbort(
+      `withGoal('${guard.work.name}') found no runtime in ctx._runtime; run the step inside a Workflow, which sets it.`,
+    );
+  }
+  const round = (ctx._goalRounds ?? 0) + 1;
+  ctx._goalRounds = round;
+  const goal = currentGoal(ctx, guard.goalPath);
+  const amendments = guard.briefPath === null ? [] : briefAmendments(readDocument(guard.briefPath) ?? '');
+  const label = verdictLabel(guard.work.name, round);
+  const judged = await runOutsideLineage(
+    rt,
+    guard.judgeSpec,
+    verifyPrompt({
+      goal,
+      goalPath: guard.goalPath,
+      reply: result.text,
+      amendments,
+    }),
+    { label, sink: ctx._onEvent ?? null },
+  );
+  if (judged.error === KILLED) throw new StepAbort(`the judge of ${label} was stopped (${KILLED})`);
+  const verdict = judged.ok
+    ? Verdict.parse(judged.text)
+    : new Verdict({
+        state: 'NOT_YET',
+        reason: `the judge did not finish (${judged.error ?? 'no result'}); treated as not achieved`,
+      });
+  ctx._verdict = verdict;
+  emitVerdict(ctx._onEvent, label, round, verdict);
+  if (verdict.state === 'ACHIEVED') return true;
+  if (verdict.state !== 'UNREACHABLE') return false;
+  return unreachable(guard, verdict, goal, ctx, round);
+}
+
+/** UNREACHABLE: the human decides; nobody deciding stops the step without spending the remaining rounds. */
+async function unreachable(
+  guard: Guard,
+  verdict: Verdict,
+  goal: Goal,
+  ctx: Ctx,
+  round: number,
+): Promise<boolean> {
+  const outcome = await unreachableDialogue(guard.channel, verdict);
+  switch (outcome.kind) {
+    case 'accept':
+      return true;
+    case 'misjudged':
+      ctx._verdict = new Verdict({
+        state: 'NOT_YET',
+        reason: `The judge called the goal unreachable (${verdict.reason || 'no reason given'}), but the human says it misjudged: "${outcome.words}". Keep going.`,
+        failed: verdict.failed,
+      });
+      return false;
+    case 'amend': {
+      const revised = await reviseGoal(goal, outcome.words, {
+        ctx,
+        channel: guard.channel,
+        judgeSpec: guard.judgeSpec,
+        goalPath: guard.goalPath,
+        goalKey: guard.options.goalKey,
+        briefPath: guard.briefPath,
+        label: `${guard.work.name}/goal#${round}`,
+        facts: guard.options.facts,
+      });
+      ctx._verdict = new Verdict({
+        state: 'NOT_YET',
+        reason: `The judge called the goal unreachable (${verdict.reason || 'no reason given'}); the human amended it: "${outcome.words}". Work to this goal from now on:\n\n${revised.promptBlock()}`,
+      });
+      return false;
+    }
+    case 'unanswered': {
+      const rt = ctx._runtime;
+      const manifest = rt?.runDir === undefined ? MANIFEST_FILE : join(rt.runDir, MANIFEST_FILE);
+      const text = uiText(
+        'verdict.aborted',
+        { reason: verdict.reason || '-', goal: guard.goalPath, manifest },
+        languageOf(processEnvironment()),
+      );
+      throw new StepAbort(text);
+    }
+  }
+}
+
+/** The goal to judge against: the file (a human may have edited it), else the context's, else empty. */
+function currentGoal(ctx: Ctx, goalPath: string): Goal {
+  const frozen = Goal.load(goalPath);
+  if (frozen?.complete() === true) {
+    ctx._goal = frozen;
+    return frozen;
+  }
+  return ctx._goal instanceof Goal ? ctx._goal : new Goal();
+}
+
+function emitVerdict(
+  sink: EventSink | null | undefined,
+  label: string,
+  round: number,
+  verdict: Verdict,
+): void {
+  const event: VerdictEvent = {
+    kind: 'verdict',
+    text: verdict.reason === '' ? verdict.state : `${verdict.state}: ${verdict.reason}`,
+    at: Date.now() / 1000,
+    step: label,
+    round,
+    state: verdict.state,
+    reason: verdict.reason,
+    failed: [...verdict.failed],
+  };
+  sink?.(event);
+}
