@@ -17,12 +17,17 @@ export async function runOutsideLineage(
   rt: RuntimeLike,
   spec: AgentSpec,
   prompt: string,
-  options: { label: string; sink: EventSink | null },
+  options: { label: string; sink: EventSink | null; signal?: AbortSignal | undefined },
 ): Promise<StepResult> {
   const previous = rt.onSession;
   rt.onSession = null;
   try {
-    return await rt.run(spec, prompt, { stepName: options.label, onEvent: options.sink, verbatim: true });
+    return await rt.run(spec, prompt, {
+      stepName: options.label,
+      onEvent: options.sink,
+      verbatim: true,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   } finally {
     rt.onSession = previous;
   }

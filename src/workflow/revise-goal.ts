@@ -47,7 +47,7 @@ export async function reviseGoal(goal: Goal, words: string, options: ReviseGoalO
         facts: options.facts ?? environmentFacts(),
         amended: { goal, words },
       }),
-      { label: options.label, sink: ctx._onEvent ?? null },
+      { label: options.label, sink: ctx._onEvent ?? null, signal: ctx._signal },
     );
     const parsed = result.ok ? Goal.parse(result.text) : null;
     if (parsed?.complete() === true) revised = parsed;

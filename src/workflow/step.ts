@@ -42,6 +42,8 @@ export interface WorkflowKeys {
   _verdict: unknown;
   /** How many judge rounds have run. */
   _goalRounds: number;
+  /** The run's abort signal, for gates that run agents or ask a human of their own. */
+  _signal: AbortSignal;
 }
 
 /** A workflow's shared context: step outputs by step name, the caller's own keys, and {@link WorkflowKeys}. */

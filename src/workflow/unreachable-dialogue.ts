@@ -31,6 +31,7 @@ type UnreachableChoice = 'accept' | 'amend' | 'misjudged';
 export async function unreachableDialogue(
   channel: HumanChannel | null,
   verdict: Verdict,
+  signal?: AbortSignal,
 ): Promise<UnreachableOutcome> {
   if (!canReachHuman(channel)) return { kind: 'unanswered' };
   const lang = languageOf(processEnvironment());
@@ -42,12 +43,16 @@ export async function unreachableDialogue(
   const reason = verdict.reason === '' ? '-' : verdict.reason;
   const ask = await channel.ask(uiText('verdict.unreachableAsk', { reason }, lang), {
     options: choices.map((choice) => choice.text),
+    ...(signal === undefined ? {} : { signal }),
   });
   if (ask.state !== 'answered') return { kind: 'unanswered' };
   const choice = matchChoice(ask.answer, choices);
   if (choice === 'accept') return { kind: 'accept' };
   if (choice === 'amend') {
-    const followUp = await channel.ask(uiText('verdict.newGoal', {}, lang));
+    const followUp = await channel.ask(
+      uiText('verdict.newGoal', {}, lang),
+      signal === undefined ? {} : { signal },
+    );
     const words = followUp.answer.trim();
     if (followUp.state !== 'answered' || words === '') return { kind: 'unanswered' };
     return { kind: 'amend', words };

@@ -127,6 +127,21 @@ describe('withGoal', () => {
     backend.assertComplete();
   });
 
+  test('stops at once when the run is aborted while the human is being asked about UNREACHABLE', async () => {
+    const { rt, backend } = runtime([turn('s-work', 'done'), turn('s-judge-1', UNREACHABLE)]);
+    const channel = new HumanChannel({ timeoutS: 600 });
+    const controller = new AbortController();
+    const asked = channel.nextAsk(10).then(() => controller.abort());
+    const ctx = await new Workflow([withGoal(work(), channel, { goalPath })]).run(rt, {
+      signal: controller.signal,
+    });
+    await asked;
+    expect(ctx._aborted).toBe('killed-by-signal');
+    expect(ctx._failedAt).toBe('work');
+    expect(channel.pending()).toEqual([]);
+    backend.assertComplete();
+  });
+
   test('passes at UNREACHABLE when the human accepts by option number', async () => {
     const { rt, backend } = runtime([turn('s-work', 'done'), turn('s-judge-1', UNREACHABLE)]);
     const channel = new HumanChannel({ timeoutS: 30 });

@@ -122,7 +122,7 @@ async function judgeRound(guard: Guard, result: StepResult, ctx: Ctx): Promise<b
       reply: result.text,
       amendments,
     }),
-    { label, sink: ctx._onEvent ?? null },
+    { label, sink: ctx._onEvent ?? null, signal: ctx._signal },
   );
   if (judged.error === KILLED) throw new StepAbort(`the judge of ${label} was stopped (${KILLED})`);
   const verdict = judged.ok
@@ -146,7 +146,14 @@ async function unreachable(
   ctx: Ctx,
   round: number,
 ): Promise<boolean> {
-  const outcome = await unreachableDialogue(guard.channel, verdict);
+  let outcome: Awaited<ReturnType<typeof unreachableDialogue>>;
+  try {
+    outcome = await unreachableDialogue(guard.channel, verdict, ctx._signal);
+  } catch (error) {
+    // The channel rejects only when the run is stopped while it waits for the human.
+    if (ctx._signal?.aborted === true) throw new StepAbort('killed-by-signal');
+    throw error;
+  }
   switch (outcome.kind) {
     case 'accept':
       return true;

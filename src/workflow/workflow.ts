@@ -96,7 +96,7 @@ export class Workflow {
     const wired = channel !== null && sink !== null && channel.onEvent == null;
     if (wired) channel.onEvent = sink;
     try {
-      const ctx = this.#prepare(rt, sink);
+      const ctx = this.#prepare(rt, sink, options.signal);
       const continuity = this.continuous
         ? openContinuity(rt, ctx, (code, text) => sink?.(warningEvent(code, text, null)), {
             lang: languageOf(processEnvironment()),
@@ -132,7 +132,7 @@ export class Workflow {
   }
 
   /** Sets the per-run keys and removes what only described the previous run (runtime.md §14 #11). */
-  #prepare(rt: RuntimeLike, sink: EventSink | null): Ctx {
+  #prepare(rt: RuntimeLike, sink: EventSink | null, signal: AbortSignal | undefined): Ctx {
     const ctx = this.context;
     delete ctx._failedAt;
     delete ctx._aborted;
@@ -140,6 +140,8 @@ export class Workflow {
     delete ctx._woke;
     ctx._runtime = rt;
     ctx._onEvent = sink;
+    if (signal === undefined) delete ctx._signal;
+    else ctx._signal = signal;
     ctx._sessions ??= {};
     ctx._results ??= {};
     return ctx;
