@@ -73,6 +73,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'ask.mail.queued': '已收到',
   'ask.mail.delivered': '已送到',
   'ho.near': '上下文 {ctx}K / {win}K——到 {at}K 时交接给新会话',
+  'ho.edited': '交接文档 {path} 被人改过;续上的会话会先重读它',
   'ho.head': '上下文 {ctx}/{win}K——先写交接,再换新会话',
   'ho.degraded': '交接没有写好,改用简化版——接手的会话会自己去看工作区',
   'ho.doing': '正在做',
@@ -211,4 +212,22 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'box.noEnv': '找不到 {home}/.env(凭证)。用 FLOWER_HOME=... 指向它所在的目录。',
   'box.mount.1': '容器看不到 {pwd}(colima 默认只挂载 $HOME)。',
   'box.mount.2': "产出会悄悄丢失——请换到 $HOME 下面,或者 colima start --mount '{pwd}:w'。",
+
+  'demo.scripted':
+    'flower demo:这里的模型是脚本写好的。flower 自带的假 Messages API 在 {url} 上回答每一次调用:不需要凭证,不联网,不花钱。',
+  'demo.shows':
+    '它走完整条 go 流程:一个澄清问题(替你回答)、冻结的需求书、目标、协调者和它的工人、一次"未达成"判定、一次交接、第二轮和"已达成"判定。不到一分钟。',
+  'demo.folder': '运行目录:{path}',
+  'demo.request': '诉求:{ask}',
+  'demo.typed': '{prompt}{answer}   (演示替你输入)',
+  'demo.end':
+    '演示结束。每一条回复都来自脚本模型:没有发给 Anthropic 任何东西,也没有扣费(上面的费用只是这些 token 数按标价折算的金额)。',
+  'demo.failed': '演示提前停止了(退出码 {code})。每一条回复都来自脚本模型;没有扣费。',
+  'demo.kept': '这次运行的文件保留在 {path}',
+  'demo.kept.notes': '  workspace/.flower/notes/  冻结的 brief.md 和 goal.md、qa-log.md、handoff-work.md',
+  'demo.kept.runs':
+    '  workspace/runs/  sessions.db(所有会话记录)、manifest.json(每个步骤和判定一行)、events.jsonl',
+  'demo.kept.work': '  workspace/  wc.js、wc.test.js、README.md,以及写进 CLAUDE.md 和 AGENTS.md 的遗言',
+  'demo.remove': '看完后删掉这个目录即可。',
+  'demo.next': '做真正的活:先运行一次 `flower setup`,然后 flower "帮我做一个 X"。',
 };

@@ -89,6 +89,7 @@ export const EN_CATALOG = {
   'ask.mail.queued': 'received',
   'ask.mail.delivered': 'delivered',
   'ho.near': 'context {ctx}K of {win}K — a handoff to a new session comes at {at}K',
+  'ho.edited': 'The handoff document {path} was edited by a human; the resumed session is told to re-read it',
   'ho.head': 'context {ctx}/{win}K — writing a handoff before switching sessions',
   'ho.degraded':
     'Handoff could not be written; using a degraded one — the successor will inspect the workspace itself',
@@ -257,6 +258,27 @@ export const EN_CATALOG = {
   'box.noEnv': 'Cannot find {home}/.env (credentials). Point FLOWER_HOME=... at it.',
   'box.mount.1': '{pwd} is not visible to the container (colima mounts only $HOME by default).',
   'box.mount.2': "Output would be lost silently — move under $HOME, or colima start --mount '{pwd}:w'.",
+
+  // The demo (decision 16): it must say plainly that the model is scripted, and where the run's files are.
+  'demo.scripted':
+    'flower demo: the model here is scripted. A fake Messages API bundled with flower answers every call on {url}: no credentials, no network, no cost.',
+  'demo.shows':
+    'It runs the whole go path: one clarifying question (answered for you), a frozen brief, a goal, a coordinator and its worker, a NOT_YET verdict, a handoff, a second round and an ACHIEVED verdict. It takes under a minute.',
+  'demo.folder': 'Run folder: {path}',
+  'demo.request': 'The request: {ask}',
+  'demo.typed': '{prompt}{answer}   (typed by the demo for you)',
+  'demo.end':
+    'Demo over. Every reply came from the scripted model: nothing was sent to Anthropic and nothing was charged (the cost above is what its token counts would cost at list price).',
+  'demo.failed':
+    'The demo stopped early (exit {code}). Every reply came from the scripted model; nothing was charged.',
+  'demo.kept': "The run's files are kept in {path}",
+  'demo.kept.notes':
+    '  workspace/.flower/notes/  the frozen brief.md and goal.md, qa-log.md, handoff-work.md',
+  'demo.kept.runs':
+    '  workspace/runs/  sessions.db (every transcript), manifest.json (one row per step and verdict), events.jsonl',
+  'demo.kept.work': '  workspace/  wc.js, wc.test.js, README.md, and the bequest in CLAUDE.md and AGENTS.md',
+  'demo.remove': 'Delete the folder when you are done looking.',
+  'demo.next': 'For real work: run `flower setup` once, then flower "build me an X".',
 } as const satisfies Record<string, string>;
 
 /** Every key of the UI catalog. */

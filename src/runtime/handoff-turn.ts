@@ -80,7 +80,9 @@ export async function handOff(
   let path = '';
   if (deps.workbench !== null) {
     try {
-      path = saveHandoff(deps.workbench.notes, result.step, document.toMarkdown()).path;
+      const saved = saveHandoff(deps.workbench.notes, result.step, document.toMarkdown());
+      path = saved.path;
+      run.noteHandoff(saved.path, saved.sha256);
     } catch (error) {
       run.recordUiError('handoff file', error);
     }

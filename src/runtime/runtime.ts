@@ -76,6 +76,8 @@ export class Runtime {
   readonly workbench: Workbench | null;
   /** Results of this many characters or more are spilled to the workbench; null = never. */
   readonly spillThreshold: number | null;
+  /** Called after a step wrote a handoff document, with the step, the file and its sha256 (decision 23). */
+  onHandoff: ((step: string, path: string, sha256: string) => void) | null = null;
   /** Called with each new session id as soon as it is known (before the first turn). */
   onSession: ((sessionId: string) => void) | null = null;
 
@@ -158,6 +160,7 @@ export class Runtime {
     this.#prepareIsolation(spec);
     const step = new StepRun(options.stepName ?? spec.name, options.onEvent ?? null, {
       onSession: (sessionId) => this.onSession?.(sessionId),
+      onHandoff: (stepName, path, sha256) => this.onHandoff?.(stepName, path, sha256),
       persist: () => this.#persist(step),
       uiErrors: this.uiErrors,
     });

@@ -19,6 +19,8 @@ export interface PendingInterrupt {
 export interface StepRunHooks {
   /** A new session id is known (lineage is written by the hook before the first turn). */
   onSession(sessionId: string): void;
+  /** A handoff document was written for this step. */
+  onHandoff?(step: string, path: string, sha256: string): void;
   /** The in-flight row should be written to the manifest now. */
   persist(): void;
   /** Failures of sinks and callbacks, recorded and never fatal. */
@@ -86,6 +88,15 @@ export class StepRun {
       this.#hooks.uiErrors.push(`onSession: ${errorText(error)}`);
     }
     this.persist();
+  }
+
+  /** Passes on a handoff document just written; a throwing callback is recorded, never fatal. */
+  noteHandoff(path: string, sha256: string): void {
+    try {
+      this.#hooks.onHandoff?.(this.result.step, path, sha256);
+    } catch (error) {
+      this.#hooks.uiErrors.push(`onHandoff: ${errorText(error)}`);
+    }
   }
 
   /** Copies the ledger into the result and writes the in-flight row. */

@@ -16,6 +16,8 @@ import { isStepAbort } from './step-abort.js';
 import { attemptLabel } from './step-names.js';
 import type { Ctx, Step } from './step.js';
 import { renderStep } from './render-step.js';
+import { handoffEdited, sha256Of } from '../runtime/handoff-files.js';
+import { readFileSync } from 'node:fs';
 import { errorText, stepEndEvent, stepEvent, warningEvent } from './workflow-events.js';
 
 /** `error` of a step the runtime stopped because of a signal or an aborted `signal` (Runtime.KILLED). */
@@ -59,8 +61,9 @@ export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
   try {
     const sessions = (ctx._sessions ??= {});
     const carried = s.resumeFrom ? null : (run.continuity?.carry.get(name) ?? null);
+    const rendered = await renderStep(s, ctx, { resuming: carried !== null });
     const initial: Start = {
-      prompt: await renderStep(s, ctx, { resuming: carried !== null }),
+      prompt: carried === null ? rendered : withEditedHandoff(name, rendered, run),
       resume: s.resumeFrom ? sourceSession(s, sessions, s.resumeFrom) : carried,
       fork: s.fork ?? false,
     };
@@ -135,6 +138,17 @@ async function nextStart(s: Step, result: StepResult, initial: Start, ctx: Ctx):
 async function runAttempt(s: Step, label: string, start: Start, run: StepRun): Promise<StepResult> {
   const { rt, continuity } = run;
   const previous = rt.onSession;
+  const previousHandoff = rt.onHandoff;
+  if (continuity !== null && previousHandoff !== undefined) {
+    rt.onHandoff = (stepName: string, path: string, sha256: string): void => {
+      try {
+        continuity.lineage.recordHandoff(s.name, path, sha256);
+      } catch (error) {
+        run.uiErrors.push(`lineage: ${errorText(error)}`);
+      }
+      previousHandoff?.(stepName, path, sha256);
+    };
+  }
   if (continuity !== null) {
     rt.onSession = (sessionId: string): void => {
       try {
@@ -157,6 +171,7 @@ async function runAttempt(s: Step, label: string, start: Start, run: StepRun): P
   } finally {
     // Only the step's own run is remembered: a gate's judge runs on the same runtime and must not be.
     rt.onSession = previous;
+    if (previousHandoff !== undefined) rt.onHandoff = previousHandoff;
   }
 }
 
@@ -200,6 +215,39 @@ async function settle(
   const error = passed ? null : (aborted ?? result.error ?? 'rejected by the gate');
   run.sink?.(stepEndEvent(name, { ok: passed, error, ...tally }));
   return { passed, stop };
+}
+
+/**
+ * Decision 23: a human's edit to a handoff document steers the run. When the session that took over is
+ * resumed and its handoff file no longer has the hash recorded when flower wrote it, the resume prompt says
+ * so (re-read it; the edited version prevails), one line goes to the screen, and the new hash is recorded
+ * so the note is given once per edit.
+ */
+function withEditedHandoff(name: string, prompt: string, run: StepRun): string {
+  const lineage = run.continuity?.lineage;
+  const recorded = lineage?.handoffHash(name) ?? null;
+  if (lineage === undefined || recorded === null || !handoffEdited(recorded.path, recorded.sha256))
+    return prompt;
+  try {
+    lineage.recordHandoff(name, recorded.path, sha256Of(readFileSync(recorded.path)));
+  } catch (error) {
+    run.uiErrors.push(`lineage: ${errorText(error)}`);
+  }
+  run.sink?.({
+    kind: 'handoff',
+    phase: 'edited',
+    text: uiText('ho.edited', { path: recorded.path }, lang()),
+    at: Date.now() / 1000,
+    step: name,
+    context: 0,
+    window: 0,
+    threshold: 0,
+    path: recorded.path,
+  });
+  return (
+    `A human edited the handoff document ${recorded.path} after it was written. Re-read it before you go ` +
+    `on: where it differs from what you remember, the edited version prevails.\n\n${prompt}`
+  );
 }
 
 function lang(): ReturnType<typeof languageOf> {
