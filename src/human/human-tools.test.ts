@@ -50,7 +50,7 @@ describe('humanMcpServers', () => {
     expect(Object.keys(servers)).toEqual(['human']);
     expect(servers['human']).toMatchObject({ type: 'sdk', name: 'human', timeout: 90_000 });
     expect(new HumanChannel({ timeoutS: null }).mcpServers()['human']).toMatchObject({
-      timeout: 86_400_000 + 60_000,
+      timeout: 2_147_483_647,
     });
     expect(new HumanChannel().mcpServers()['human']).toMatchObject({ timeout: 1_860_000 });
   });
@@ -58,7 +58,9 @@ describe('humanMcpServers', () => {
   test('computes the server timeout from the channel timeout', () => {
     expect(serverTimeoutMs(0)).toBe(60_000);
     expect(serverTimeoutMs(-10)).toBe(60_000);
-    expect(serverTimeoutMs(null)).toBe(86_460_000);
+    // Waiting forever gets the longest timer Node has; a larger value would overflow and fire at once.
+    expect(serverTimeoutMs(null)).toBe(2_147_483_647);
+    expect(serverTimeoutMs(1e9)).toBe(2_147_483_647);
   });
 
   test('lists ask and inbox with their schemas, always loaded', async () => {

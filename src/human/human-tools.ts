@@ -29,12 +29,16 @@ const INBOX_DESCRIPTION =
   'Read messages the human typed during the run (requirements added, corrections). Never blocks. Check it ' +
   'at natural checkpoints, such as between tasks, and act on what it says.';
 
-/** Seconds a call may take when the channel waits forever: the SDK needs some finite limit. */
-const FOREVER_S = 86_400;
+/**
+ * The longest tool-call timeout there is: Node's timers hold at most 2^31 − 1 ms (about 24.8 days); a larger
+ * value overflows and fires at once. A channel that waits forever (`--timeout never`) gets this.
+ */
+export const LONGEST_TIMEOUT_MS = 2_147_483_647;
 
 /** The server's tool-call timeout: the channel's own timeout plus a minute, so the channel always wins. */
 export function serverTimeoutMs(timeoutS: number | null): number {
-  return Math.max(0, timeoutS ?? FOREVER_S) * 1000 + 60_000;
+  if (timeoutS === null) return LONGEST_TIMEOUT_MS;
+  return Math.min(LONGEST_TIMEOUT_MS, Math.max(0, timeoutS) * 1000 + 60_000);
 }
 
 /** The inbox tool's reply for `taken` (in order); `amended` tells whether each is already in the brief. */

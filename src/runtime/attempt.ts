@@ -131,7 +131,12 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       lastContextMessage = id;
       result.context = Math.max(result.context, event.tokens);
       run.watermark = Math.max(run.watermark, event.tokens);
-      if (run.handoff?.note(event.tokens) === 'near') emitNear(run, deps, event.tokens);
+      if (run.handoff !== null) {
+        // The UI shows how close the context is to the handoff.
+        event.window = run.handoff.policy.window;
+        event.threshold = run.handoff.policy.at;
+        if (run.handoff.note(event.tokens) === 'near') emitNear(run, deps, event.tokens);
+      }
       checkModel(run, deps, event.raw);
     }
     if (event.kind === 'tool_call') toolNames.set(event.id, event.tool);

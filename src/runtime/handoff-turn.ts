@@ -39,13 +39,15 @@ export async function handOff(
   const { window, at } = watermark.policy;
   const used = watermark.value;
   const retiring = result.sessionId;
-  emitHandoff(run, {
-    phase: 'writing',
-    text: uiText('ho.head', { ctx: (used / 1000).toFixed(1), win: Math.round(window / 1000) }, deps.lang),
-    context: used,
-    window,
-    threshold: at,
-  });
+  // An overflow has no writing turn: no "writing a handoff" line either.
+  if (options.forced === null)
+    emitHandoff(run, {
+      phase: 'writing',
+      text: uiText('ho.head', { ctx: (used / 1000).toFixed(1), win: Math.round(window / 1000) }, deps.lang),
+      context: used,
+      window,
+      threshold: at,
+    });
 
   let why = options.forced;
   let document: HandoffDocument | null = null;

@@ -164,6 +164,8 @@ describe('Runtime handoff', () => {
     const handoffs = events.filter((event): event is HandoffEvent => event.kind === 'handoff');
     expect(handoffs.map((event) => event.phase)).toEqual(['near']);
     expect(handoffs[0]?.text).toContain('50K');
+    const context = events.find((event) => event.kind === 'context');
+    expect(context).toMatchObject({ tokens: 35_000, window: 100_000, threshold: 50_000 });
     expect(existsSync(join(dir, 'ws', '.flower'))).toBe(false);
   });
 
@@ -185,9 +187,16 @@ describe('Runtime handoff', () => {
         : message,
     );
     const { runtime, backend } = runtimeOn([overflow, scriptedTurn('s2', 'Recovered.')]);
-    const result = await runtime.run(spec, 'Big job.');
+    const phases: string[] = [];
+    const result = await runtime.run(spec, 'Big job.', {
+      onEvent: (event) => {
+        if (event.kind === 'handoff') phases.push(event.phase);
+      },
+    });
     expect(result).toMatchObject({ ok: true, sessionId: 's2', retired: ['s1'] });
     expect(backend.requests).toHaveLength(2);
     expect(backend.requests[1]?.prompt).toContain('[DEGRADED: handoff not written]');
+    // No writing turn ran, so no "writing a handoff" line was shown.
+    expect(phases.filter((phase) => phase === 'writing')).toHaveLength(0);
   });
 });

@@ -90,7 +90,7 @@ export function attemptOptions(
 
 /** The hooks flower adds to a spec: permission gate, Agent rewrite, workbench index and spill. */
 function gateHooks(context: AttemptContext, spec: AgentSpec, onEvent: EventSink | null): HooksConfig {
-  const allowed = [...spec.allowedTools, ...Object.keys(spec.mcpServers).map((server) => `mcp__${server}`)];
+  const allowed = [...spec.allowedTools, ...wholeServers(spec)];
   const whitelist = spec.delegateOnly
     ? null
     : whitelistGuard(allowed, { role: spec.name, approve: spec.permissionMode !== 'plan' });
@@ -124,4 +124,15 @@ function gateHooks(context: AttemptContext, spec: AgentSpec, onEvent: EventSink 
 export function wantedModel(spec: AgentSpec, env: Env): string | null {
   const want = (spec.model ?? env['ANTHROPIC_MODEL'] ?? env['ANTHROPIC_DEFAULT_OPUS_MODEL'] ?? '').trim();
   return want.includes('-') ? want : null;
+}
+
+/**
+ * Mounted MCP servers whose every tool the whitelist allows: those the spec names no single tool of. A spec
+ * that lists `mcp__human__ask` gets only that tool — the clarifier and the judge must not read the inbox,
+ * which would take mail meant for the coordinator.
+ */
+function wholeServers(spec: AgentSpec): string[] {
+  return Object.keys(spec.mcpServers)
+    .filter((server) => !spec.allowedTools.some((tool) => tool.startsWith(`mcp__${server}__`)))
+    .map((server) => `mcp__${server}`);
 }

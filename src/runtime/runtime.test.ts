@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AgentMessage } from '../agent/agent-backend.js';
 import { agentSpec } from '../agent/agent-spec.js';
-import type { HookInput, HookJSONOutput } from '../agent/claude-sdk.js';
+import type { HookInput, McpServerConfig, HookJSONOutput } from '../agent/claude-sdk.js';
 import { isFlowerError } from '../errors.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { ScriptedBackend } from '../testing/scripted-backend.js';
@@ -183,6 +183,43 @@ describe('Runtime', () => {
       onEvent: (event) => events.push(event),
     });
     expect(events.filter((event) => event.kind === 'context')).toHaveLength(1);
+  });
+
+  test('allows only the named tools of a mounted server when the spec names some, every tool otherwise', async () => {
+    const gateOf = async (allowedTools: string[]) => {
+      const backend = new ScriptedBackend([[result()]]);
+      const runtime = new Runtime({ workspace, config, backend });
+      const human = { type: 'sdk', name: 'human', instance: {} } as unknown as McpServerConfig;
+      await runtime.run(
+        agentSpec({ name: 'judge', instructions: '', allowedTools, mcpServers: { human } }),
+        'x',
+      );
+      runtime.close();
+      const gate = backend.requests[0]?.options.hooks?.PreToolUse?.find((m) => m.matcher === undefined)
+        ?.hooks[0];
+      return async (tool: string) =>
+        (
+          (await gate?.(
+            {
+              hook_event_name: 'PreToolUse',
+              tool_name: tool,
+              tool_input: {},
+              tool_use_id: 't',
+              session_id: 's',
+              transcript_path: '',
+              cwd: '/',
+            } as HookInput,
+            't',
+            { signal: new AbortController().signal },
+          )) as { hookSpecificOutput?: { permissionDecision?: string } } | undefined
+        )?.hookSpecificOutput?.permissionDecision;
+    };
+    // The judge names mcp__human__ask: the inbox (mail meant for the coordinator) stays closed to it.
+    const judge = await gateOf(['Read', 'mcp__human__ask']);
+    expect(await judge('mcp__human__ask')).toBe('allow');
+    expect(await judge('mcp__human__inbox')).toBe('deny');
+    const open = await gateOf(['Read']);
+    expect(await open('mcp__human__inbox')).toBe('allow');
   });
 
   test('builds options with the whitelist gate, the run directory and resume', async () => {
