@@ -3,7 +3,7 @@ import { rewriteArgv, rewriteSetsOf } from './default-subcommand.js';
 import { createProgram, type CommandHandlers } from './program.js';
 
 const idle = async (): Promise<number> => 0;
-const handlers: CommandHandlers = { go: idle, run: idle, once: idle, setup: idle };
+const handlers: CommandHandlers = { go: idle, run: idle, once: idle, setup: idle, ask: idle, demo: idle };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
 const sets = rewriteSetsOf(program.command);
 
@@ -28,8 +28,8 @@ describe('rewriteSetsOf', () => {
     expect([...sets.helpFlags].sort()).toEqual(['--help', '-h']);
   });
 
-  test('derives the subcommands from the registered commands, setup and help included', () => {
-    expect([...sets.subcommands].sort()).toEqual(['go', 'help', 'once', 'run', 'setup']);
+  test('derives the subcommands from the registered commands, setup, ask and help included', () => {
+    expect([...sets.subcommands].sort()).toEqual(['ask', 'demo', 'go', 'help', 'once', 'run', 'setup']);
   });
 });
 
@@ -65,6 +65,13 @@ describe('rewriteArgv', () => {
     expect(rewrite('once', 'hi')).toEqual(['once', 'hi']);
     expect(rewrite('run', 'flows.js:main')).toEqual(['run', 'flows.js:main']);
     expect(rewrite('setup')).toEqual(['setup']);
+  });
+
+  test('flower ask "what is it doing?" stays unchanged; a request that merely starts with ask goes to go', () => {
+    expect(rewrite('ask', 'what is it doing?')).toEqual(['ask', 'what is it doing?']);
+    expect(rewrite('demo')).toEqual(['demo']);
+    expect(rewrite('-w', 'ws', 'ask', 'why?')).toEqual(['-w', 'ws', 'ask', 'why?']);
+    expect(rewrite('ask me before deleting anything')).toEqual(['go', 'ask me before deleting anything']);
   });
 
   test('flower run stays unchanged (a usage error later, not a request)', () => {

@@ -12,6 +12,7 @@ const exitCode = await runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,
     stdinIsTty: process.stdin.isTTY === true,
+    stdin: process.stdin,
     env: processEnvironment(),
     cwd: process.cwd(),
   },

@@ -1,6 +1,7 @@
 /**
  * The `flower` command-line program: globals declared once and accepted on either side of the subcommand
- * (commander reads top-level options anywhere in argv), and the four subcommands (cli-and-config.md §1).
+ * (commander reads top-level options anywhere in argv), and the subcommands (cli-and-config.md §1; `ask` from
+ * api.md §5).
  * Command actions are injected, so the parser is tested without running anything.
  *
  * @module
@@ -53,6 +54,9 @@ export interface CommandHandlers {
   run(target: string, options: { budget?: number }, globals: GlobalOptions): Promise<number>;
   once(prompt: string, options: OnceOptions, globals: GlobalOptions): Promise<number>;
   setup(globals: GlobalOptions): Promise<number>;
+  ask(question: string, globals: GlobalOptions): Promise<number>;
+  /** `flower demo` (decision 16). */
+  demo(globals: GlobalOptions): Promise<number>;
 }
 
 /** Where commander writes help (stdout) and its own error lines (stderr). */
@@ -66,8 +70,6 @@ export interface Program {
   command: Command<[], GlobalOptions>;
   exitCode(): number;
 }
-
-const NOT_YET = '(not available yet in this version)';
 
 /** Builds the program. Commander never exits the process itself: errors are thrown to the caller. */
 export function createProgram(handlers: CommandHandlers, output: ProgramOutput): Program {
@@ -99,7 +101,7 @@ export function createProgram(handlers: CommandHandlers, output: ProgramOutput):
 
   program
     .command('go')
-    .description(`Clarify the request, set goals, dispatch workers, judge each round (default) ${NOT_YET}`)
+    .description('Clarify the request, set goals, dispatch workers, judge each round (default)')
     .argument('[ask]', 'the request; asked for at a prompt when absent')
     .option(
       '--asks <n>',
@@ -117,23 +119,25 @@ export function createProgram(handlers: CommandHandlers, output: ProgramOutput):
     .option('--judge-can-run', 'the judge may run commands (stronger verdicts, may change the workspace)')
     .option(
       '--timeout <seconds>',
-      'wait for a human answer (0 = decide alone, "never" = wait forever)',
-      parseTimeout,
-      1800 as number | null,
+      'seconds to wait for a human answer (0 = decide alone, "never" = wait forever)',
+      // Commander turns a parser's null into '', so "never" travels as Infinity until the action.
+      (value: string) => parseTimeout(value) ?? Number.POSITIVE_INFINITY,
+      1800,
     )
     .option('--isolate', 'give each worker its own git worktree (the workspace must be a git repository)')
     .option(
       '--window <tokens>',
-      'context window for handoff',
+      'context window in tokens; the handoff comes at window minus max(50000, 25%) (default: FLOWER_WINDOW, the learned value, or a guess from the model name)',
       wholeNumberAtLeast(1, 'Give the window in tokens, a positive whole number.'),
     )
     .option('--no-handoff', "no handoff; fall back to the SDK's auto-compact")
-    .option('--new', 'start from scratch (the previous brief, goal and lineage are archived)')
+    .option('--new', 'start from scratch (the previous brief, goal, Q&A log and lineage are archived)')
     .option('--clarify-only', 'run only the clarify step')
     .option('--no-trim', 'do not trim old large tool results on resume')
     .option('-b, --budget <usd>', 'dollar cap for the whole run', parseBudget)
     .action(async (ask, options) => {
-      exitCode = await handlers.go(ask, options as GoOptions, globals());
+      const timeout = options.timeout === Number.POSITIVE_INFINITY ? null : options.timeout;
+      exitCode = await handlers.go(ask, { ...options, timeout } as GoOptions, globals());
     });
 
   program
@@ -172,6 +176,23 @@ export function createProgram(handlers: CommandHandlers, output: ProgramOutput):
     .description('Configure credentials (API key / gateway / model / window) in ~/.config/flower/.env')
     .action(async () => {
       exitCode = await handlers.setup(globals());
+    });
+
+  program
+    .command('ask')
+    .description('Ask about the run in progress here, from another terminal; the run is not disturbed')
+    .argument('<question>', 'what you want to know, e.g. "what is it doing?"')
+    .action(async (question) => {
+      exitCode = await handlers.ask(question, globals());
+    });
+
+  program
+    .command('demo')
+    .description(
+      'Watch the whole go path run against a scripted model: no credentials, no cost, under a minute',
+    )
+    .action(async () => {
+      exitCode = await handlers.demo(globals());
     });
 
   return { command: program, exitCode: () => exitCode };

@@ -131,12 +131,12 @@ describe('runCli', () => {
     expect(outcome).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
   });
 
-  test('prints the top-level help with all four commands and exits 0', async () => {
+  test('prints the top-level help with every command and exits 0', async () => {
     const outcome = await flower(['--help']);
     expect(outcome.code).toBe(0);
-    for (const command of ['go', 'run', 'once', 'setup'])
+    for (const command of ['go', 'run', 'once', 'setup', 'ask', 'demo'])
       expect(outcome.stdout).toMatch(new RegExp(`\\n  ${command} `));
-    expect(outcome.stdout).toContain('not available yet');
+    expect(outcome.stdout).not.toContain('not available yet');
   });
 
   test('exits 2 with one line for an unknown option, a missing argument, a bad choice or number', async () => {
@@ -168,11 +168,15 @@ describe('runCli', () => {
     expect((await flower(['go', 'setpu'])).stderr).not.toContain('did you mean');
   });
 
-  test('answers go with "not available yet" and exit 1, also for a bare request', async () => {
-    for (const argv of [['go', 'x'], ['build me an X']]) {
+  test('runs go for a bare request too (here stopped by --isolate outside git, before any agent call)', async () => {
+    for (const argv of [
+      ['go', '--isolate', 'x'],
+      ['--isolate', 'build me an X'],
+    ]) {
       const outcome = await flower(argv);
       expect(outcome.code, argv.join(' ')).toBe(1);
-      expect(outcome.stderr).toContain('not available yet');
+      expect(outcome.stderr).toContain('--isolate requires');
+      expect(outcome.backend.requests).toEqual([]);
     }
   });
 
@@ -188,6 +192,16 @@ describe('runCli', () => {
     expect(readManifest(join(dir, 'runs'))).toEqual([
       expect.objectContaining({ step: 'ad-hoc', ok: true, cost_usd: 0.1474 }),
     ]);
+  });
+
+  test('gives once a workbench in the run directory with -W: its index opens the prompt', async () => {
+    const outcome = await flower(['once', '-W', 'say hi'], [answer('Hi there.')]);
+    expect(outcome.code).toBe(0);
+    expect(existsSync(join(dir, 'runs', 'workbench', 'INDEX.md'))).toBe(true);
+    expect(outcome.backend.requests[0]?.prompt).toMatch(/^## Workbench: /);
+    expect(outcome.backend.requests[0]?.prompt).toContain('say hi');
+    const without = await flower(['once', 'say hi'], [answer('Hi there.')]);
+    expect(without.backend.requests[0]?.prompt).toBe('say hi');
   });
 
   test('passes once options into the agent spec: tools, instructions, permission mode, budget, resume', async () => {

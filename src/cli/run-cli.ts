@@ -12,6 +12,9 @@ import { isFlowerError } from '../errors.js';
 import { sanitizeLine } from '../render/sanitize.js';
 import { useColor } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
+import { askCommand } from './commands/ask.js';
+import { demoCommand } from './commands/demo.js';
+import { goCommand } from './commands/go.js';
 import { onceCommand } from './commands/once.js';
 import { runCommand } from './commands/run.js';
 import { runSetupCommand } from './commands/setup.js';
@@ -23,8 +26,7 @@ import { createProgram, type CommandHandlers } from './program.js';
 export async function runCli(argv: readonly string[], context: CommandContext): Promise<number> {
   const { io } = context;
   const handlers: CommandHandlers = {
-    // Registered so the rewrite and the help know it; it arrives with its own issue.
-    go: async () => notYet('go'),
+    go: (ask, options, globals) => goCommand(ask, options, globals, context),
     run: (target, options, globals) => runCommand(target, options, globals, context),
     once: (prompt, options, globals) => onceCommand(prompt, options, globals, context),
     setup: async () => {
@@ -36,11 +38,9 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       const outcome = await runSetupCommand({ config, isTty: io.stdinIsTty, write, color });
       return outcome.completed ? 0 : 1;
     },
+    ask: (question, globals) => askCommand(question, globals, context),
+    demo: (globals) => demoCommand(globals, context),
   };
-  function notYet(command: 'go'): number {
-    io.stderr.write(`${uiText('err.notYet', { command }, languageOf(io.env))}\n`);
-    return 1;
-  }
   const program = createProgram(handlers, {
     writeOut: (text) => io.stdout.write(text),
     writeErr: (text) => io.stderr.write(text),

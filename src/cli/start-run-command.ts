@@ -1,7 +1,8 @@
 /**
- * What `once` and `run` (and later `go`) do before their agent starts: load the configuration, create the
- * one renderer of the run, show configuration warnings and the `-v` dump, and make sure credentials are
- * present (setup on a terminal, the probe gate). Kept in one place so the commands cannot drift apart.
+ * What `once`, `run` and `go` do before their agent starts: load the configuration, create the one renderer
+ * of the run, show configuration warnings and the `-v` dump, and make sure credentials are present (setup
+ * on a terminal, the probe gate). Kept in one place so the commands cannot drift apart. The renderer writes
+ * through an {@link OutputRelay}, so a command can later send its lines above the live input line.
  *
  * @module
  */
@@ -15,12 +16,15 @@ import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { useColor } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import { ensureCredentials } from './ensure-credentials.js';
+import { createOutputRelay, type OutputRelay } from './output-relay.js';
 import type { GlobalOptions } from './program.js';
 
 /** The renderer and the configuration with credentials ensured. */
 export interface StartedCommand {
   config: FlowerConfig;
   renderer: TerminalRenderer;
+  /** The renderer's output: standard error until redirected (to the live input line). */
+  output: OutputRelay;
   color: boolean;
 }
 
@@ -32,9 +36,10 @@ export async function startRunCommand(
 ): Promise<StartedCommand> {
   const { io } = context;
   const color = useColor(io.stderr, config.env);
+  const output = createOutputRelay(io.stderr);
   const renderer = createTerminalRenderer({
     verbose: globals.verbose === true,
-    output: io.stderr,
+    output,
     color,
     lang: config.lang,
     home: homeDirectory(config.env),
@@ -49,7 +54,7 @@ export async function startRunCommand(
     color,
     ...(context.setup ? { setup: context.setup } : {}),
   });
-  return { config: ensured, renderer, color };
+  return { config: ensured, renderer, output, color };
 }
 
 /** The Runtime a command drives: workspace and run directory from the global options, test overrides applied. */

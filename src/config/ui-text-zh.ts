@@ -74,6 +74,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'ask.mail.delivered': '已送到',
   'ho.near': '上下文 {ctx}K / {win}K——到 {at}K 时交接给新会话',
   'ho.edited': '交接文档 {path} 被人改过;续上的会话会先重读它',
+  'ho.writing': '上下文 {ctx}/{win}K——会话正在写交接文档……',
   'ho.head': '上下文 {ctx}/{win}K——先写交接,再换新会话',
   'ho.degraded': '交接没有写好,改用简化版——接手的会话会自己去看工作区',
   'ho.doing': '正在做',
@@ -205,7 +206,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'upd.done': '已更新到 {v}——下次运行 flower 时生效(这次仍用当前版本)',
   'upd.notice': 'flower-agent {latest} 已发布(当前是 {current})。更新命令:{command}',
 
-  'note.goW': '-W 对 go 不起作用(go 总是使用工作区里的 .flower/)',
+  'note.goW': '-W 对 go 不起作用(go 使用工作区里的 .flower/;加 --isolate 时用旁边的 .flower-<名字>)',
   'note.goT': '-T 对 go 不起作用(go 默认就会裁剪;要关掉请用 --no-trim)',
   'note.clarifyOnly': '这里的需求书已经确认过了,--clarify-only 没有事可做;要澄清新的诉求请加 --new。',
 

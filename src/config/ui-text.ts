@@ -90,6 +90,7 @@ export const EN_CATALOG = {
   'ask.mail.delivered': 'delivered',
   'ho.near': 'context {ctx}K of {win}K — a handoff to a new session comes at {at}K',
   'ho.edited': 'The handoff document {path} was edited by a human; the resumed session is told to re-read it',
+  'ho.writing': 'context {ctx}/{win}K — the session is writing its handoff document…',
   'ho.head': 'context {ctx}/{win}K — writing a handoff before switching sessions',
   'ho.degraded':
     'Handoff could not be written; using a degraded one — the successor will inspect the workspace itself',
@@ -249,7 +250,8 @@ export const EN_CATALOG = {
   'upd.notice': 'flower-agent {latest} is available (this is {current}). Update with: {command}',
 
   // Notes on ignored flags (§12 D2).
-  'note.goW': "-W has no effect with go (it always uses the workspace's .flower/)",
+  'note.goW':
+    "-W has no effect with go (it uses the workspace's .flower/, or .flower-<name> beside it with --isolate)",
   'note.goT': '-T has no effect with go (trimming is already on; use --no-trim)',
   'note.clarifyOnly':
     'The brief here is already confirmed, so --clarify-only has nothing to do; add --new to clarify a new request.',

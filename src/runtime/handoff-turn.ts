@@ -43,7 +43,11 @@ export async function handOff(
   if (options.forced === null)
     emitHandoff(run, {
       phase: 'writing',
-      text: uiText('ho.head', { ctx: (used / 1000).toFixed(1), win: Math.round(window / 1000) }, deps.lang),
+      text: uiText(
+        'ho.writing',
+        { ctx: (used / 1000).toFixed(1), win: Math.round(window / 1000) },
+        deps.lang,
+      ),
       context: used,
       window,
       threshold: at,

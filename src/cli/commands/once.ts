@@ -39,7 +39,8 @@ export async function onceCommand(
   const startup = await startRunCommand(config, globals, context);
   config = startup.config;
   const { renderer, color } = startup;
-  const runtime = commandRuntime(config, globals, context);
+  // -W: the step gets the workbench in the run directory (index in its first message, big results spilled).
+  const runtime = commandRuntime(config, globals, context, { workbench: globals.workbench === true });
   const spec = agentSpec({
     name: ONCE_STEP,
     instructions: options.instructions ?? '',

@@ -1,0 +1,128 @@
+/**
+ * `flower go [ask]` — what `flower "build me X"` runs (cli-and-config.md §1.4): clarify the request into a
+ * brief, set a goal, let a coordinator dispatch workers, judge each round.
+ *
+ * Order of work: the configuration, its warnings and the `-v` dump, then credentials — before the request
+ * prompt, so a first-time user sees setup first. Then the workspace's wake state is read (read-only); with
+ * no request the startup prompt asks for one (`/new` there means `--new`); a waking directory gets its
+ * banner. The starter workflow is built (with `--new` it archives the previous brief, goal, Q&A log and
+ * lineage — moved, never deleted) and driven like every other workflow ({@link driveWorkflow}): live input
+ * line, two-stage Ctrl-C, signal rescue, closing line, failure explanation. Trimming is on unless
+ * `--no-trim`; handoff is on unless `--no-handoff`; `-b` caps the whole run (decision 25).
+ *
+ * @module
+ */
+import { resolve } from 'node:path';
+import { loadConfig } from '../../config/load-config.js';
+import { uiText, type Lang } from '../../config/ui-text.js';
+import { FlowerError } from '../../errors.js';
+import { HandoffPolicy } from '../../runtime/handoff-policy.js';
+import { wakeState } from '../../runtime/wake-state.js';
+import { isGitWorkTree } from '../../workbench/git-work-tree.js';
+import { buildStarter } from '../../workflow/starter-flow.js';
+import type { CommandContext } from '../command-context.js';
+import { driveWorkflow } from '../drive-workflow.js';
+import type { GlobalOptions, GoOptions } from '../program.js';
+import { commandRuntime, startRunCommand } from '../start-run-command.js';
+import { readStartupLine } from '../startup-prompt.js';
+import { wakeBanner } from '../wake-banner.js';
+
+/** What `/new` typed at the startup prompt means: start over, as `--new` does. */
+export const NEW_COMMAND = '/new';
+
+/** The request and whether the run continues the directory or starts over. */
+interface Request {
+  ask: string;
+  fresh: boolean;
+  waking: boolean;
+}
+
+/** Runs `flower go`; resolves to the exit code. Throws `FlowerError` for deliberate stops before the run. */
+export async function goCommand(
+  ask: string | undefined,
+  options: GoOptions,
+  globals: GlobalOptions,
+  context: CommandContext,
+): Promise<number> {
+  const { io } = context;
+  const started = (context.now ?? Date.now)();
+  const startup = await startRunCommand(loadConfig({ env: io.env, cwd: io.cwd }), globals, context);
+  const { renderer, config } = startup;
+  const lang = config.lang;
+  if (globals.workbench === true) renderer.print(uiText('note.goW', {}, lang), 'dim');
+  if (globals.trim === true) renderer.print(uiText('note.goT', {}, lang), 'dim');
+
+  const workspace = resolve(io.cwd, globals.workspace);
+  const runDir = globals.runDir === undefined ? undefined : resolve(io.cwd, globals.runDir);
+  const isolate = options.isolate === true;
+  // Before the prompt: typing a request only to hear that --isolate cannot work would waste it.
+  if (isolate && !isGitWorkTree(workspace)) {
+    throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: workspace }, lang));
+  }
+  const wake = wakeState(workspace, { ...(runDir === undefined ? {} : { runDir }), isolate });
+  const fresh = options.new === true;
+  const given = (ask ?? '').trim();
+  const request: Request =
+    given === ''
+      ? await askAtStartup(context, { fresh, waking: !fresh && wake.waking, lang })
+      : { ask: given, fresh, waking: !fresh && wake.waking };
+  if (request.waking) {
+    renderer.line(wakeBanner(wake, { workspace, env: config.env, lang, color: startup.color }));
+    if (options.clarifyOnly === true) renderer.print(uiText('note.clarifyOnly', {}, lang), 'dim');
+  }
+
+  const starter = buildStarter(request.ask, {
+    workspace,
+    ...(runDir === undefined ? {} : { runDir }),
+    fresh: request.fresh,
+    isolate,
+    clarifyOnly: options.clarifyOnly === true,
+    goal: options.goal,
+    rounds: options.rounds,
+    judgeCanRun: options.judgeCanRun === true,
+    maxAsks: options.asks < 0 ? null : options.asks,
+    timeoutS: options.timeout,
+  });
+  const runtime = commandRuntime(config, globals, context, {
+    trim: options.trim,
+    handoff: new HandoffPolicy({
+      enabled: options.handoff,
+      env: config.env,
+      ...(options.window === undefined ? {} : { window: options.window }),
+    }),
+    budgetUsd: options.budget ?? null,
+    workbench: starter.workbench,
+  });
+  return driveWorkflow({ workflow: starter.workflow, runtime, startup, context, started });
+}
+
+/**
+ * The startup prompt's loop (§2.1): an empty line continues a waking directory and is an error in a fresh
+ * one; `/new` switches to "start over" and asks again in the fresh form; Ctrl-C or end of input cancels.
+ */
+async function askAtStartup(
+  context: CommandContext,
+  state: { fresh: boolean; waking: boolean; lang: Lang },
+): Promise<Request> {
+  const { io } = context;
+  let { fresh, waking } = state;
+  for (;;) {
+    const line = await readStartupLine({
+      input: io.stdin,
+      output: io.stderr,
+      isTty: io.stdinIsTty,
+      waking,
+      lang: state.lang,
+    });
+    if (line === null) throw new FlowerError('CANCELLED', uiText('cancelled', {}, state.lang));
+    const text = line.trim();
+    if (text === NEW_COMMAND) {
+      fresh = true;
+      waking = false;
+      continue;
+    }
+    if (text === '' && !waking)
+      throw new FlowerError('EMPTY_REQUEST', uiText('err.emptyAsk', {}, state.lang));
+    return { ask: text, fresh, waking };
+  }
+}

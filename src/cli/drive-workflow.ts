@@ -1,0 +1,187 @@
+/**
+ * Driving a workflow from the command line, the same way for `go` and `run` (cli-and-config.md §1.5, §2.2,
+ * §2.3, §2.5, §3.4): one renderer for the whole run; every event also goes to `<runDir>/events.jsonl` (so
+ * `flower ask` in another terminal sees the run) and to a recent-event window for side questions; the live
+ * input line reads standard input for the whole run (answers, inbox, `?` side questions, the interrupt
+ * message); SIGHUP and SIGTERM write the in-flight row; Ctrl-C is two-stage on a terminal and quits at once
+ * without one (exit 130 after the rescue). At the end: wait (at most 120 s) for side questions still being
+ * answered, the closing line, and for a failed step why it failed and exit 1.
+ *
+ * @module
+ */
+import { uiText } from '../config/ui-text.js';
+import { HumanChannel } from '../human/human-channel.js';
+import type { OracleAnswer } from '../human/ask-oracle.js';
+import { RecentWindow } from '../human/recent-window.js';
+import type { EventSink, FlowerEvent } from '../events/flower-event.js';
+import { renderWidth } from '../render/display-width.js';
+import { formatElapsed } from '../render/format-numbers.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { Ctx } from '../workflow/step.js';
+import type { CommandContext } from './command-context.js';
+import { explainFailure } from './explain-failure.js';
+import { guardRunSignals, type RunSignals } from './interrupt-keys.js';
+import { startLiveInput, type LiveInput } from './live-input.js';
+import { answerSideQuestion } from './side-question.js';
+import type { StartedCommand } from './start-run-command.js';
+import { teeEvents } from './tee-events.js';
+
+/** How long the end of a run waits for side questions still being answered (§2.3). */
+export const ASIDE_WAIT_MS = 120_000;
+
+/**
+ * What the driver needs of a workflow: `Workflow`, or one built by another copy of flower-agent (a user's
+ * `flower run` module may import its own), hence no `instanceof`.
+ */
+export interface DrivenWorkflow {
+  run(rt: Runtime, options?: { onEvent?: EventSink | null }): Promise<Ctx>;
+  /** The human channel its agents ask through; the live input line answers it. */
+  readonly channel?: unknown;
+}
+
+/** Options of {@link driveWorkflow}. */
+export interface DriveWorkflowOptions {
+  workflow: DrivenWorkflow;
+  /** The runtime to run it on; closed by the driver. */
+  runtime: Runtime;
+  /** The command's renderer, its output relay, configuration and colour. */
+  startup: StartedCommand;
+  context: CommandContext;
+  /** When the command started (milliseconds, the context's clock), for the elapsed time. */
+  started: number;
+}
+
+/**
+ * Runs `workflow` on `runtime` and resolves to the exit code: 0 when every step passed, 1 after a failed
+ * step, 130 after Ctrl-C quit the run (a signal target that does not end the process lets it return).
+ */
+export async function driveWorkflow(options: DriveWorkflowOptions): Promise<number> {
+  const { workflow, runtime, startup, context } = options;
+  const { io } = context;
+  const { renderer, config } = startup;
+  const lang = config.lang;
+  const channel = humanChannelOf(workflow.channel);
+
+  // Nobody can answer from a pipe; with --timeout 0 questions are settled at once, so that is fine (§12 D16).
+  if (channel !== null && !io.stdinIsTty && channel.timeoutS !== 0) {
+    renderer.print(uiText('warn.noTty', {}, lang), 'yellow');
+  }
+
+  const window = new RecentWindow();
+  const teed = teeEvents(renderer, runtime.runDir);
+  const sink = (event: FlowerEvent): void => {
+    window.sink(event);
+    teed.sink(event);
+  };
+  const asides = new Set<Promise<OracleAnswer>>();
+  const onSide = (question: string): void => {
+    const answer = answerSideQuestion(question, {
+      workspace: runtime.workspace,
+      runDir: runtime.runDir,
+      workbench: runtime.workbench,
+      config,
+      ...(context.backend === undefined ? {} : { backend: context.backend }),
+      recent: () => window.lines(),
+      print: renderer.print,
+      width: renderWidth(io.stderr.columns),
+      lang,
+    });
+    asides.add(answer);
+    void answer.finally(() => asides.delete(answer));
+  };
+
+  let live: LiveInput | null = null;
+  const interactive = io.stdin !== undefined && io.stdinIsTty;
+  const signals: RunSignals = guardRunSignals({
+    rescue: () => runtime.rescue(),
+    ...(context.signals === undefined ? {} : { target: context.signals }),
+    // SIGINT on a terminal is the first stage of Ctrl-C (cooked mode, or `kill -INT`); in character mode
+    // the key arrives as a byte and the line handles it itself.
+    onInterrupt: interactive ? () => live?.requestInterrupt() : null,
+  });
+  if (io.stdin !== undefined) {
+    live = startLiveInput({
+      input: io.stdin,
+      output: io.stderr,
+      channel,
+      interrupt: (message) => runtime.interrupt(message),
+      onSide,
+      lang,
+      onQuit: () => {
+        live?.close();
+        signals.quit();
+      },
+      characterMode: io.stdinIsTty,
+      ...(context.now === undefined ? {} : { now: context.now }),
+    });
+    startup.output.redirect(live.output);
+  }
+
+  let ctx: Ctx;
+  try {
+    ctx = await workflow.run(runtime, { onEvent: sink });
+  } finally {
+    signals.dispose();
+    live?.close();
+    startup.output.redirect(null);
+    teed.close();
+    runtime.close();
+  }
+  // Quit by Ctrl-C (or killed by a signal): the rescue wrote the row; nothing more is said.
+  if (signals.exitCode !== null) {
+    renderer.close();
+    return signals.exitCode;
+  }
+
+  await waitForAsides(asides, (count) => renderer.print(uiText('aside.waiting', { n: count }, lang), 'dim'));
+  const now = context.now ?? Date.now;
+  renderer.print('');
+  renderer.print(
+    `${uiText('close', { c: runtime.totalCost().toFixed(4), path: runtime.manifestPath }, lang)} · ${formatElapsed((now() - options.started) / 1000)}`,
+    'dim',
+  );
+  const failedAt = ctx._failedAt;
+  if (failedAt === undefined) {
+    renderer.close();
+    return 0;
+  }
+  const result = ctx._results?.[failedAt];
+  if (result !== undefined && !result.ok) {
+    await explainFailure(result, config, renderer, context, startup.color);
+  } else if (typeof ctx._aborted === 'string' && ctx._aborted !== '') {
+    // A gate gave up (e.g. an unreachable goal nobody decided on): its reason, not the step's result.
+    renderer.print(ctx._aborted, 'red');
+  }
+  renderer.print(uiText('err.abortedAt', { step: failedAt }, lang), 'red');
+  renderer.close();
+  return 1;
+}
+
+/** The workflow's channel when it is a human channel (by shape: it may come from another copy). */
+function humanChannelOf(channel: unknown): HumanChannel | null {
+  if (channel instanceof HumanChannel) return channel;
+  if (typeof channel !== 'object' || channel === null) return null;
+  const methods = ['pending', 'answer', 'decline', 'send'] as const;
+  const candidate = channel as Record<(typeof methods)[number], unknown>;
+  return methods.every((name) => typeof candidate[name] === 'function') ? (channel as HumanChannel) : null;
+}
+
+/** Waits for the side questions still running, at most {@link ASIDE_WAIT_MS}, after saying how many. */
+async function waitForAsides(
+  asides: ReadonlySet<Promise<OracleAnswer>>,
+  announce: (count: number) => void,
+): Promise<void> {
+  if (asides.size === 0) return;
+  announce(asides.size);
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ASIDE_WAIT_MS);
+    // A late answer is given up on; the timer must not keep the process alive on its own.
+    timer.unref();
+  });
+  try {
+    await Promise.race([Promise.allSettled([...asides]), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
