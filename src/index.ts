@@ -61,6 +61,7 @@ export { indexGuard } from './guards/index-guard.js';
 export { workbenchHooks } from './guards/workbench-hooks.js';
 export type { WorkbenchHooksOptions } from './guards/workbench-hooks.js';
 export { isInspectCommand } from './guards/inspect-command.js';
+export { inspectGuard } from './guards/inspect-guard.js';
 
 export { normalize } from './events/normalize.js';
 export { eventToString } from './events/event-to-string.js';
@@ -143,6 +144,16 @@ export type { Ask, AskState, HumanChannelOptions, Mail } from './human/human-cha
 export { ASK_TOOL, INBOX_TOOL } from './human/human-tools.js';
 export { AMEND_LABELS } from './human/channel-files.js';
 export { RecentWindow } from './human/recent-window.js';
+export { askOracle } from './human/ask-oracle.js';
+export type { AskOracleOptions, OracleAnswer } from './human/ask-oracle.js';
+export {
+  EVENT_LOG_FILE,
+  EventLog,
+  eventLogPath,
+  eventLogStatus,
+  readRecentEvents,
+} from './runtime/event-log.js';
+export type { EventLogStatus, LoggedEvent, ReadRecentOptions } from './runtime/event-log.js';
 
 export type { ErrorKind, EventKind, EventSink, FlowerEvent, WarningCode } from './events/flower-event.js';
 
