@@ -11,6 +11,7 @@ import { Workbench } from '../workbench/workbench.js';
 import { HandoffPolicy } from './handoff-policy.js';
 import { readManifest } from './manifest.js';
 import { Runtime } from './runtime.js';
+import { busyTurn } from '../../test/support/busy-turn.js';
 
 // Window 100K → threshold 50K (room = max(50K, 25K)), "near" at 30K.
 const policy = new HandoffPolicy({ window: 100_000 });
@@ -40,41 +41,6 @@ function runtimeOn(steps: ScriptedStep[], workbench = true): { runtime: Runtime;
   });
   runtimes.push(runtime);
   return { runtime, backend };
-}
-
-/** A turn whose first assistant message reports `tokens` of context, then a tool round trip, then a result. */
-function busyTurn(sessionId: string, tokens: number): AgentMessage[] {
-  return [
-    { type: 'system', subtype: 'init', session_id: sessionId, uuid: `${sessionId}-i` },
-    {
-      type: 'assistant',
-      session_id: sessionId,
-      uuid: `${sessionId}-a1`,
-      parent_tool_use_id: null,
-      message: {
-        id: `m-${sessionId}-1`,
-        role: 'assistant',
-        content: [{ type: 'tool_use', id: `t-${sessionId}`, name: 'Bash', input: { command: 'make' } }],
-        usage: {
-          input_tokens: tokens,
-          cache_read_input_tokens: 0,
-          cache_creation_input_tokens: 0,
-          output_tokens: 10,
-        },
-      },
-    },
-    {
-      type: 'user',
-      session_id: sessionId,
-      uuid: `${sessionId}-u1`,
-      parent_tool_use_id: null,
-      message: {
-        role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: `t-${sessionId}`, content: 'ok' }],
-      },
-    },
-    ...scriptedTurn(sessionId, 'finished without a handoff').slice(1),
-  ] as unknown as AgentMessage[];
 }
 
 const DOCUMENT = [

@@ -2,7 +2,6 @@ import { appendFileSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { AgentMessage } from '../agent/agent-backend.js';
 import { agentSpec } from '../agent/agent-spec.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { HandoffPolicy } from '../runtime/handoff-policy.js';
@@ -12,6 +11,7 @@ import { scriptedTurn } from '../testing/scripted-turn.js';
 import { Workbench } from '../workbench/workbench.js';
 import { step } from './step.js';
 import { Workflow } from './workflow.js';
+import { busyTurn } from '../../test/support/busy-turn.js';
 
 const config = { env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test' } };
 const DOCUMENT = '## Doing\nHalf done.\n## Next\nFinish the parser.';
@@ -43,35 +43,6 @@ function runtimeOn(steps: ScriptedStep[]): { runtime: Runtime; backend: Scripted
   return { runtime, backend };
 }
 
-/** A turn whose first message reports 60K of context (over the 50K threshold), then a tool round trip. */
-function busyTurn(sessionId: string): AgentMessage[] {
-  return [
-    { type: 'system', subtype: 'init', session_id: sessionId, uuid: `${sessionId}-i` },
-    {
-      type: 'assistant',
-      session_id: sessionId,
-      uuid: `${sessionId}-a1`,
-      parent_tool_use_id: null,
-      message: {
-        id: `m-${sessionId}-1`,
-        role: 'assistant',
-        content: [{ type: 'tool_use', id: `t-${sessionId}`, name: 'Bash', input: { command: 'make' } }],
-        usage: { input_tokens: 60_000, output_tokens: 10 },
-      },
-    },
-    {
-      type: 'user',
-      session_id: sessionId,
-      uuid: `${sessionId}-u1`,
-      parent_tool_use_id: null,
-      message: {
-        role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: `t-${sessionId}`, content: 'ok' }],
-      },
-    },
-  ] as unknown as AgentMessage[];
-}
-
 const work = step('work', agentSpec({ name: 'work', instructions: '' }), 'Write the parser.', {
   resumePrompt: 'Carry on.',
 });
@@ -79,7 +50,7 @@ const work = step('work', agentSpec({ name: 'work', instructions: '' }), 'Write 
 describe('a human edit to a handoff document (decision 23)', () => {
   test('is announced once in the resume prompt of the session that took over', async () => {
     const first = runtimeOn([
-      busyTurn('s1'),
+      busyTurn('s1', 60_000, { finish: false }),
       scriptedTurn('s1', DOCUMENT),
       scriptedTurn('s2', 'Stopped for now.'),
     ]);

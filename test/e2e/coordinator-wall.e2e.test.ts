@@ -4,38 +4,25 @@
 // Bash and Write run; a dispatch without `run_in_background` is rewritten to the foreground (decision 8).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { coordinator } from '../../src/roles/coordinator.js';
 import { worker } from '../../src/roles/worker.js';
-import { Runtime } from '../../src/runtime/runtime.js';
-import {
-  FakeAnthropicServer,
-  message,
-  scratchEnvironment,
-  scriptTurns,
-  text,
-  toolUse,
-  type ScratchEnvironment,
-} from '../../src/testing/index.js';
+import { message, scriptTurns, text, toolUse } from '../../src/testing/index.js';
+import { inProcessRuns } from './support/in-process-run.js';
 import { gitWorkspace } from './support/git-workspace.js';
 import { seenToolResult } from './support/tool-results.js';
 
-let server: FakeAnthropicServer | null = null;
-let scratch: ScratchEnvironment | null = null;
-let runtime: Runtime | null = null;
-
-afterEach(async () => {
-  runtime?.close();
-  await server?.close();
-  await scratch?.cleanup();
-  runtime = null;
-});
+const setUp = inProcessRuns();
 
 describe('the coordinator wall (e2e)', () => {
   test('denies hands-on calls with a reason, lets glances and the worker through, runs workers in the foreground', async () => {
     const denied = ['write', 'edit', 'rm', 'compound', 'newline'];
     const glances = ['status', 'ls', 'log'];
-    server = await FakeAnthropicServer.start(
+    const {
+      server,
+      scratch,
+      runtime: runtimeWith,
+    } = await setUp(
       scriptTurns({
         main: [
           message([
@@ -64,10 +51,9 @@ describe('the coordinator wall (e2e)', () => {
         ],
       }),
     );
-    scratch = await scratchEnvironment({ baseUrl: server.url });
     const workspace = scratch.workspace;
     gitWorkspace(workspace);
-    runtime = new Runtime({ workspace, config: { env: scratch.env }, resilience: false, workbench: false });
+    const runtime = runtimeWith({ workbench: false });
     const spec = coordinator('coordinator', '', {
       coder: worker('Writes code and tests.', 'Implement what you are asked.'),
     });
@@ -99,9 +85,8 @@ describe('the coordinator wall (e2e)', () => {
   }, 90_000);
 
   test('refuses isolated workers outside a git repository before any request is made', async () => {
-    server = await FakeAnthropicServer.start(scriptTurns({ main: [] }));
-    scratch = await scratchEnvironment({ baseUrl: server.url });
-    runtime = new Runtime({ workspace: scratch.workspace, config: { env: scratch.env }, resilience: false });
+    const { server, runtime: runtimeWith } = await setUp(scriptTurns({ main: [] }));
+    const runtime = runtimeWith();
     const spec = coordinator('coordinator', '', { coder: worker('Codes.', 'Code.', { isolate: true }) });
     await expect(runtime.run(spec, 'Make two files.')).rejects.toMatchObject({ code: 'NOT_A_GIT_REPO' });
     expect(server.calls).toHaveLength(0);

@@ -3,35 +3,23 @@
 // resumed again. Real SDK and Claude Code binary, in process so the test can set a small window.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { agentSpec } from '../../src/agent/agent-spec.js';
 import { HandoffPolicy } from '../../src/runtime/handoff-policy.js';
-import { Runtime } from '../../src/runtime/runtime.js';
 import {
-  FakeAnthropicServer,
   lastUserText,
   MAIN_THREAD,
   message,
-  scratchEnvironment,
   text,
   toolUse,
   type FakeRequest,
   type FakeResponse,
-  type ScratchEnvironment,
 } from '../../src/testing/index.js';
+import { inProcessRuns } from './support/in-process-run.js';
 import { Workbench } from '../../src/workbench/workbench.js';
 import { firstUserText } from './support/tool-results.js';
 
-let server: FakeAnthropicServer | null = null;
-let scratch: ScratchEnvironment | null = null;
-let runtime: Runtime | null = null;
-
-afterEach(async () => {
-  runtime?.close();
-  await server?.close();
-  await scratch?.cleanup();
-  runtime = null;
-});
+const setUp = inProcessRuns();
 
 const HANDOFF = [
   '## Doing',
@@ -61,13 +49,9 @@ describe('handoff (e2e)', () => {
       }
       return message([text('Carrying on in the old session.')], { usage: { input_tokens: 61_000 } });
     };
-    server = await FakeAnthropicServer.start(script);
-    scratch = await scratchEnvironment({ baseUrl: server.url });
+    const { server, scratch, runtime: runtimeWith } = await setUp(script);
     const workbench = new Workbench(scratch.workspace);
-    runtime = new Runtime({
-      workspace: scratch.workspace,
-      config: { env: scratch.env },
-      resilience: false,
+    const runtime = runtimeWith({
       workbench,
       handoff: new HandoffPolicy({ window: 100_000 }),
     });

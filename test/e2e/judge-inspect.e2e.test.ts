@@ -4,36 +4,21 @@
 // look at an artifact but cannot change the workspace. Its rule text reaches the model as the system prompt.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { judge } from '../../src/roles/judge.js';
-import { Runtime } from '../../src/runtime/runtime.js';
-import {
-  FakeAnthropicServer,
-  message,
-  scratchEnvironment,
-  scriptTurns,
-  text,
-  toolUse,
-  type ScratchEnvironment,
-} from '../../src/testing/index.js';
+import { message, scriptTurns, text, toolUse } from '../../src/testing/index.js';
+import { inProcessRuns } from './support/in-process-run.js';
 import { seenToolResult } from './support/tool-results.js';
 
-let server: FakeAnthropicServer | null = null;
-let scratch: ScratchEnvironment | null = null;
-let runtime: Runtime | null = null;
-
-afterEach(async () => {
-  runtime?.close();
-  await server?.close();
-  await scratch?.cleanup();
-  runtime = null;
-  server = null;
-  scratch = null;
-});
+const setUp = inProcessRuns();
 
 describe('a judge that may only inspect (e2e)', () => {
   test('runs inspection commands, and is refused a write although Bash is in its tools', async () => {
-    server = await FakeAnthropicServer.start(
+    const {
+      server,
+      scratch,
+      runtime: runtimeWith,
+    } = await setUp(
       scriptTurns({
         main: [
           message([
@@ -52,10 +37,9 @@ describe('a judge that may only inspect (e2e)', () => {
         ],
       }),
     );
-    scratch = await scratchEnvironment({ baseUrl: server.url });
     const workspace = scratch.workspace;
     writeFileSync(join(workspace, 'app.txt'), 'not a binary\n');
-    runtime = new Runtime({ workspace, config: { env: scratch.env }, resilience: false, workbench: false });
+    const runtime = runtimeWith({ workbench: false });
 
     const result = await runtime.run(
       judge('work/verdict#1', null, { canRun: 'inspect' }),

@@ -3,34 +3,22 @@
 // the index (decision 20: in the first user message, not the system prompt). Real SDK and binary, fake API.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { coordinator } from '../../src/roles/coordinator.js';
 import { worker } from '../../src/roles/worker.js';
-import { Runtime } from '../../src/runtime/runtime.js';
 import {
-  FakeAnthropicServer,
   MAIN_THREAD,
   message,
-  scratchEnvironment,
   text,
   toolUse,
   type FakeRequest,
   type FakeResponse,
-  type ScratchEnvironment,
 } from '../../src/testing/index.js';
+import { inProcessRuns } from './support/in-process-run.js';
 import { Workbench } from '../../src/workbench/workbench.js';
 import { firstUserText } from './support/tool-results.js';
 
-let server: FakeAnthropicServer | null = null;
-let scratch: ScratchEnvironment | null = null;
-let runtime: Runtime | null = null;
-
-afterEach(async () => {
-  runtime?.close();
-  await server?.close();
-  await scratch?.cleanup();
-  runtime = null;
-});
+const setUp = inProcessRuns();
 
 const DESCRIPTION = 'prints the size of the build folder';
 
@@ -61,16 +49,10 @@ describe('the workbench index (e2e)', () => {
       }
       return message([text('Done.')]);
     };
-    server = await FakeAnthropicServer.start(script);
-    scratch = await scratchEnvironment({ baseUrl: server.url });
+    const { server, scratch, runtime: runtimeWith } = await setUp(script);
     const workbench = new Workbench(scratch.workspace);
     scriptPath = join(workbench.scripts, 'size.sh');
-    runtime = new Runtime({
-      workspace: scratch.workspace,
-      config: { env: scratch.env },
-      resilience: false,
-      workbench,
-    });
+    const runtime = runtimeWith({ workbench });
     const spec = coordinator('coordinator', '', { coder: worker('Writes code and tests.', 'Implement it.') });
 
     const first = await runtime.run(spec, 'First task: a size script.');

@@ -4,37 +4,24 @@
 // Real SDK and binary, fake API, a real git repository.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { coordinator } from '../../src/roles/coordinator.js';
 import { worker } from '../../src/roles/worker.js';
-import { Runtime } from '../../src/runtime/runtime.js';
-import {
-  FakeAnthropicServer,
-  message,
-  scratchEnvironment,
-  scriptTurns,
-  text,
-  toolUse,
-  type ScratchEnvironment,
-} from '../../src/testing/index.js';
+import { message, scriptTurns, text, toolUse } from '../../src/testing/index.js';
+import { inProcessRuns } from './support/in-process-run.js';
 import { benchFor } from '../../src/workbench/bench-for.js';
 import { git, gitWorkspace } from './support/git-workspace.js';
 import { seenToolResult } from './support/tool-results.js';
 
-let server: FakeAnthropicServer | null = null;
-let scratch: ScratchEnvironment | null = null;
-let runtime: Runtime | null = null;
-
-afterEach(async () => {
-  runtime?.close();
-  await server?.close();
-  await scratch?.cleanup();
-  runtime = null;
-});
+const setUp = inProcessRuns();
 
 describe('worktree isolation (e2e)', () => {
   test('two workers of one turn work in two worktrees; the main checkout stays clean', async () => {
-    server = await FakeAnthropicServer.start(
+    const {
+      server,
+      scratch,
+      runtime: runtimeWith,
+    } = await setUp(
       scriptTurns({
         main: [
           message([
@@ -59,11 +46,10 @@ describe('worktree isolation (e2e)', () => {
         ],
       }),
     );
-    scratch = await scratchEnvironment({ baseUrl: server.url });
     const workspace = scratch.workspace;
     gitWorkspace(workspace);
     const workbench = benchFor(workspace, { isolate: true });
-    runtime = new Runtime({ workspace, config: { env: scratch.env }, resilience: false, workbench });
+    const runtime = runtimeWith({ workbench });
     const spec = coordinator('coordinator', '', {
       coder: worker('Writes code and tests.', 'Implement it.', { isolate: true }),
     });
