@@ -90,6 +90,15 @@ describe('bequestStep', () => {
     backend.assertComplete();
   });
 
+  test('keeps an earlier complete bequest when a later finishing turn fails', async () => {
+    const first = runtime([turn('s-bequest', BEQUEST)]);
+    await new Workflow([bequestStep({ workspace })], { context: context() }).run(first.rt);
+    const second = runtime([turn('s-bequest-2', 'ran out', { fail: true })]);
+    await new Workflow([bequestStep({ workspace })], { context: context() }).run(second.rt);
+    expect(claude()).toContain('date-cli prints today in ISO form.');
+    expect(claude()).not.toContain(BEQUEST_DEGRADED_MARKER);
+  });
+
   test('does not fail the run when the files cannot be written', async () => {
     mkdirSync(join(workspace, 'CLAUDE.md'), { recursive: true });
     const { rt, backend } = runtime([turn('s-bequest', BEQUEST)]);

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { join } from 'node:path';
 import { agentSpec } from '../agent/agent-spec.js';
 import { Bequest, bequestPrompt } from '../roles/bequest.js';
 import { Brief } from '../roles/brief.js';
@@ -55,11 +56,17 @@ export function bequestStep(options: BequestStepOptions): Step {
     });
   return step(name, spec, (ctx) => prompt(ctx, workbench, workStep), {
     verbatim: true,
+    // Its prompt carries the brief, goal, verdict and report; an old bequest session has nothing to add.
+    fresh: true,
     retries: options.retries ?? 0,
     onFail: options.onFail ?? 'continue',
     when: (ctx) => {
-      // Written first, replaced on success: whatever becomes of the turn, a pointer is left behind.
-      record(options.workspace, Bequest.degraded(requirement(ctx), workbench));
+      // Written first, replaced on success: whatever becomes of the turn, a pointer is left behind. A complete
+      // bequest of an earlier run is kept instead: a failed turn must not replace a good note by a stub.
+      const earlier = Bequest.load(join(options.workspace, 'CLAUDE.md'));
+      if (earlier === null || earlier.degraded || !earlier.complete()) {
+        record(options.workspace, Bequest.degraded(requirement(ctx), workbench));
+      }
       return true;
     },
     gate: (result) => {

@@ -49,6 +49,8 @@ export function goalStep(channel: HumanChannel | null, options: GoalStepOptions)
     });
   return step(name, spec, (ctx) => prompt(ctx, briefKey, options.facts), {
     verbatim: true,
+    // A judge: re-setting the goal on wake must not resume the session that set the old one (rm §1.4).
+    fresh: true,
     retries: options.retries ?? 0,
     onFail: options.onFail ?? 'stop',
     when: (ctx) => {

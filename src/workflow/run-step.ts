@@ -60,7 +60,7 @@ export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
   let result: StepResult | null = null;
   try {
     const sessions = (ctx._sessions ??= {});
-    const carried = s.resumeFrom ? null : (run.continuity?.carry.get(name) ?? null);
+    const carried = s.resumeFrom || s.fresh === true ? null : (run.continuity?.carry.get(name) ?? null);
     const rendered = await renderStep(s, ctx, { resuming: carried !== null });
     const initial: Start = {
       prompt: carried === null ? rendered : withEditedHandoff(name, rendered, run),

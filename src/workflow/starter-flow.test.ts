@@ -124,8 +124,11 @@ describe('starterFlow', () => {
     expect(readFileSync(join(notes(), 'brief.md'), 'utf8')).toMatch(
       /## Added on wake \(\d\d:\d\d:\d\d\)\n\nAlso print the week number\./,
     );
-    const [goal, work] = wake.backend.requests;
+    const [goal, work, , bequest] = wake.backend.requests;
     expect(goal?.prompt).toContain(remark);
+    // The goal setter is a judge: a fresh session, never the one that set the old goal (rm §1.4).
+    expect(goal?.options.resume).toBeUndefined();
+    expect(bequest?.options.resume).toBeUndefined();
     expect(work?.options.resume).toBe('s-work');
     // The workbench index goes first when it changed since it was last sent (decision 20).
     expect(work?.prompt).toContain(`${remark}\n\n---\n\nThe goal and checklist were derived again`);
@@ -201,6 +204,28 @@ describe('starterFlow', () => {
     expect(readFileSync(join(archive, folder ?? '', 'brief.md'), 'utf8')).toBe(brief);
     expect(existsSync(join(notes(), 'brief.md'))).toBe(false);
     expect(existsSync(join(workspace, 'runs', 'lineage.json'))).toBe(false);
+  });
+
+  test('a deleted brief with a new request starts over; a clarification cut short is resumed instead', async () => {
+    const lineage = join(workspace, 'runs', 'lineage.json');
+    // Cut short: only the clarifier ran and no brief was frozen. The next run must resume it, not archive.
+    mkdirSync(join(workspace, 'runs'), { recursive: true });
+    writeFileSync(lineage, JSON.stringify({ workspace, steps: { clarify: 's-clarify' }, woke: 1 }));
+    buildStarter('build me a date CLI', { workspace, ...unattended });
+    expect(existsSync(join(notes(), 'archive'))).toBe(false);
+    expect(existsSync(lineage)).toBe(true);
+
+    // A finished clarification whose brief the human deleted: the old goal and lineage go to the archive.
+    writeFileSync(
+      lineage,
+      JSON.stringify({ workspace, steps: { clarify: 's-clarify', goal: 's-goal' }, woke: 1 }),
+    );
+    writeFileSync(join(notes(), 'goal.md'), goalReply(['run date-cli → see a date']));
+    const build = buildStarter('a clock instead', { workspace, ...unattended });
+    expect(build.waking).toBe(false);
+    const [folder] = readdirSync(join(notes(), 'archive'));
+    expect(readdirSync(join(notes(), 'archive', folder ?? '')).sort()).toEqual(['goal.md', 'lineage.json']);
+    expect(existsSync(lineage)).toBe(false);
   });
 
   test('throws NOT_A_GIT_REPO for isolate outside a git work tree, before creating anything', () => {

@@ -103,7 +103,8 @@ export function buildStarter(ask: string, options: StarterOptions = {}): Starter
   if (options.fresh === true && request === '')
     throw new FlowerError('EMPTY_REQUEST', uiText('err.emptyAsk', {}, lang));
   const workbench = benchFor(workspace, { isolate }).ensure();
-  if (options.fresh === true) {
+  const fresh = options.fresh === true || briefDeleted(workbench, runDir, workspace, request);
+  if (fresh) {
     // One history: the Q&A log goes with the brief, or "goal present, conversation gone" is left behind.
     const extra = (['brief', 'goal', 'qaLog'] as const).flatMap((key) => [
       join(workbench.notes, NOTES[key]),
@@ -185,4 +186,16 @@ function notYetAppended(briefPath: string, said: string): boolean {
   return !briefAmendments(readDocument(briefPath) ?? '').some(
     (amendment) => amendment.kind === 'wake' && amendment.text === words,
   );
+}
+
+/**
+ * A deleted brief means "clarify again" (its own header says so): when a later step (goal or work) already ran
+ * but no complete brief is left and a new request is given, the run starts over as `--new` would — the old
+ * goal, Q&A log and lineage are archived, never deleted. A brief missing because the clarification itself was
+ * cut off (only a clarify session in lineage) is no such case: that clarification is resumed.
+ */
+function briefDeleted(workbench: Workbench, runDir: string, workspace: string, request: string): boolean {
+  if (request === '' || Brief.load(workbench.notesFile('brief'))?.complete() === true) return false;
+  const steps = Lineage.open(runDir, workspace, { readonly: true }).steps;
+  return [STEP_NAMES.goal, STEP_NAMES.work].some((name) => steps[name] !== undefined);
 }

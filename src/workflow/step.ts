@@ -86,6 +86,11 @@ export interface Step {
   readonly reduce?: ((result: StepResult, ctx: Ctx) => string | Promise<string>) | null;
   /** Send the prompt verbatim: no slash commands, no `@path` expansion (decision 11). */
   readonly verbatim?: boolean;
+  /**
+   * Always start a new session: a session this step left in lineage is never resumed. For judges (the goal
+   * setter), which must not remember earlier work, and for steps whose prompt carries all they need.
+   */
+  readonly fresh?: boolean;
 }
 
 const ON_FAIL: readonly OnFail[] = ['stop', 'skip', 'continue'];
