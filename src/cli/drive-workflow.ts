@@ -10,6 +10,7 @@
  * @module
  */
 import { uiText } from '../config/ui-text.js';
+import { Verdict } from '../roles/verdict.js';
 import { HumanChannel } from '../human/human-channel.js';
 import type { OracleAnswer } from '../human/ask-oracle.js';
 import { RecentWindow } from '../human/recent-window.js';
@@ -151,6 +152,10 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   } else if (typeof ctx._aborted === 'string' && ctx._aborted !== '') {
     // A gate gave up (e.g. an unreachable goal nobody decided on): its reason, not the step's result.
     renderer.print(ctx._aborted, 'red');
+  } else if (ctx._verdict instanceof Verdict && ctx._verdict.state !== 'ACHIEVED') {
+    // Every round ran and the judge never said ACHIEVED: say so, and how to go on.
+    const reason = ctx._verdict.reason === '' ? '-' : ctx._verdict.reason;
+    renderer.print(uiText('verdict.roundsUsed', { n: ctx._goalRounds ?? 0, reason }, lang), 'red');
   }
   renderer.print(uiText('err.abortedAt', { step: failedAt }, lang), 'red');
   renderer.close();

@@ -75,6 +75,8 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'ho.near': '上下文 {ctx}K / {win}K——到 {at}K 时交接给新会话',
   'ho.edited': '交接文档 {path} 被人改过;续上的会话会先重读它',
   'ho.writing': '上下文 {ctx}/{win}K——会话正在写交接文档……',
+  'verdict.roundsUsed':
+    '{n} 轮之后,评审仍认为目标未达成:{reason} 再运行同一条命令可从停下处继续,或用 --rounds 放宽轮数。',
   'ho.head': '上下文 {ctx}/{win}K——先写交接,再换新会话',
   'ho.degraded': '交接没有写好,改用简化版——接手的会话会自己去看工作区',
   'ho.doing': '正在做',

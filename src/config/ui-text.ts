@@ -91,6 +91,8 @@ export const EN_CATALOG = {
   'ho.near': 'context {ctx}K of {win}K — a handoff to a new session comes at {at}K',
   'ho.edited': 'The handoff document {path} was edited by a human; the resumed session is told to re-read it',
   'ho.writing': 'context {ctx}/{win}K — the session is writing its handoff document…',
+  'verdict.roundsUsed':
+    'The judge still says the goal is not achieved after {n} round(s): {reason} Run the same command again to go on where it stopped, or allow more rounds with --rounds.',
   'ho.head': 'context {ctx}/{win}K — writing a handoff before switching sessions',
   'ho.degraded':
     'Handoff could not be written; using a degraded one — the successor will inspect the workspace itself',

@@ -291,6 +291,30 @@ describe('flower go', () => {
     expect(outcome.stderr).toContain("Aborted at step 'clarify'");
   });
 
+  test('when every round ends NOT_YET it says so and how to go on, exit 1', async () => {
+    const reply = (id: string, text: string): LikeStep => [
+      sdk.init(id),
+      sdk.text(text, { sessionId: id }),
+      sdk.result({ session_id: id, total_cost_usd: 0.01 }),
+    ];
+    const notYet =
+      '## Conclusion\nNOT_YET\n## Reason\nThe clock does not tick.\n## Failed\n- run clock → see the time';
+    const outcome = await flower(
+      ['build me a clock', '--rounds', '1', '--timeout', '0'],
+      [
+        clarified(0.1),
+        reply('sess-goal', '## Goal\nA clock.\n## Checklist\n- run clock → see the time'),
+        reply('sess-work', 'Built it.'),
+        reply('sess-judge', notYet),
+      ],
+    );
+    expect(outcome.code, outcome.stderr).toBe(1);
+    expect(outcome.stderr).toContain(
+      'The judge still says the goal is not achieved after 1 round(s): The clock does not tick.',
+    );
+    expect(outcome.stderr).toContain("Aborted at step 'work'");
+  });
+
   test('-b caps the whole run: one budget line, exit 1', async () => {
     const outcome = await flower(
       ['go', '-b', '0.5', '--clarify-only', '--timeout', '0', 'build me a clock'],
