@@ -58,6 +58,8 @@ export function bequestStep(options: BequestStepOptions): Step {
     verbatim: true,
     // Its prompt carries the brief, goal, verdict and report; an old bequest session has nothing to add.
     fresh: true,
+    // A run that stopped short (rounds used up, UNREACHABLE unanswered) needs its note the most.
+    always: true,
     retries: options.retries ?? 0,
     onFail: options.onFail ?? 'continue',
     when: (ctx) => {

@@ -91,6 +91,11 @@ export interface Step {
    * setter), which must not remember earlier work, and for steps whose prompt carries all they need.
    */
   readonly fresh?: boolean;
+  /**
+   * Run even after an earlier step stopped the workflow (the run still counts as failed there): for a
+   * finishing step such as the bequest, whose note matters most when the goal was not reached.
+   */
+  readonly always?: boolean;
 }
 
 const ON_FAIL: readonly OnFail[] = ['stop', 'skip', 'continue'];

@@ -106,6 +106,21 @@ describe('Workflow', () => {
     backend.assertComplete();
   });
 
+  test('after a stop runs only the steps marked always, and the run stays stopped where it was', async () => {
+    const { rt, backend } = runtime([turn('s1', 'no', { fail: true }), turn('s2', 'the note')]);
+    const flow = new Workflow([
+      step('work', worker, 'try'),
+      step('skipped', worker, 'never'),
+      step('note', worker, 'write the note', { always: true, onFail: 'continue' }),
+    ]);
+    const ctx = await flow.run(rt);
+    expect(ctx._failedAt).toBe('work');
+    expect(ctx['note']).toBe('the note');
+    expect(ctx._results?.['skipped']).toBeUndefined();
+    expect(prompts(backend)).toEqual(['try', 'write the note']);
+    backend.assertComplete();
+  });
+
   test('resumes the rejected session with the onReject feedback, as round N', async () => {
     const { rt, backend } = runtime([
       turn('s1', 'half done'),

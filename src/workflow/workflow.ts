@@ -104,12 +104,16 @@ export class Workflow {
           })
         : null;
       const total = this.steps.length;
+      let stopped = false;
       for (const [position, current] of this.steps.entries()) {
         if (options.signal?.aborted === true) {
-          ctx._failedAt = current.name;
+          if (!stopped) ctx._failedAt = current.name;
           break;
         }
+        // After a stop only `always` steps run (the bequest: what was reached and, above all, what was not).
+        if (stopped && current.always !== true) continue;
         if (typeof current.when === 'function' && !(await current.when(ctx))) continue;
+        const failedAt = ctx._failedAt;
         const outcome = await runStep(current, {
           rt,
           ctx,
@@ -122,7 +126,13 @@ export class Workflow {
           written: this.#written,
           uiErrors: this.uiErrors,
         });
-        if (outcome.stop) break;
+        if (stopped) {
+          // An `always` step never changes where the run stopped.
+          if (failedAt === undefined) delete ctx._failedAt;
+          else ctx._failedAt = failedAt;
+        } else if (outcome.stop) {
+          stopped = true;
+        }
       }
       return ctx;
     } finally {

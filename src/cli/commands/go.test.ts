@@ -306,9 +306,22 @@ describe('flower go', () => {
         reply('sess-goal', '## Goal\nA clock.\n## Checklist\n- run clock → see the time'),
         reply('sess-work', 'Built it.'),
         reply('sess-judge', notYet),
+        reply(
+          'sess-bequest',
+          '## What\nA clock; it does not tick yet.\n## Workbench\nRead .flower/notes first.',
+        ),
       ],
     );
     expect(outcome.code, outcome.stderr).toBe(1);
+    // The run stopped short, and that is when the note for whoever continues matters most.
+    expect(readManifest(join(dir, 'runs')).map((row) => row.step)).toEqual([
+      'clarify',
+      'goal',
+      'work',
+      'work/verdict#1',
+      'bequest',
+    ]);
+    expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toContain('it does not tick yet');
     expect(outcome.stderr).toContain(
       'The judge still says the goal is not achieved after 1 round(s): The clock does not tick.',
     );
