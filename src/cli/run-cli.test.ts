@@ -1,15 +1,12 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AgentMessage } from '../agent/agent-backend.js';
 import { VERSION } from '../config/package-info.js';
 import { readManifest } from '../runtime/manifest.js';
 import { ScriptedBackend, type ScriptedStep } from '../testing/scripted-backend.js';
-import type { CommandContext } from './command-context.js';
-import { runCli } from './run-cli.js';
-import { Resilience } from '../runtime/resilience.js';
+import { startCli } from '../../test/support/cli-session.js';
 
 let dir: string;
 
@@ -33,35 +30,9 @@ async function flower(
   steps: ScriptedStep[] = [],
   env: Record<string, string> = {},
 ): Promise<Outcome> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (chunk: Buffer) => out.push(chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => err.push(chunk.toString()));
   const backend = new ScriptedBackend(steps);
-  const context: CommandContext = {
-    io: {
-      stdout,
-      stderr,
-      stdinIsTty: false,
-      env: { PATH: '/usr/bin', HOME: join(dir, 'home'), ANTHROPIC_API_KEY: 'sk-test', NO_COLOR: '1', ...env },
-      cwd: dir,
-    },
-    backend,
-    resilience: new Resilience({ enabled: false }),
-    signals: {
-      pid: 1,
-      platform: 'linux',
-      on: () => undefined,
-      off: () => undefined,
-      kill: () => undefined,
-      exit: () => undefined,
-    },
-  };
-  const code = await runCli(argv, context);
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: out.join(''), stderr: err.join(''), backend };
+  const outcome = await startCli(dir, argv, { backend, env, input: '' }).done;
+  return { ...outcome, backend };
 }
 
 function answer(text: string): AgentMessage[] {

@@ -75,6 +75,8 @@ export interface StartOptions {
   /** Written to stdin, which then ends; absent: stdin stays open for the test to write to. */
   input?: string;
   tty?: boolean;
+  /** Added to (or replacing) the command's environment. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -102,6 +104,7 @@ export function startCli(dir: string, argv: string[], options: StartOptions = {}
         ANTHROPIC_API_KEY: 'sk-test',
         NO_COLOR: '1',
         FLOWER_NO_PROBE: '1',
+        ...options.env,
       },
       cwd: dir,
     },

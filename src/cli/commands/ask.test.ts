@@ -9,19 +9,16 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AgentBackend } from '../../agent/agent-backend.js';
 import { sdk, SdkLikeBackend } from '../../../test/support/sdk-like-backend.js';
 import { EventLog } from '../../runtime/event-log.js';
 import { readManifest } from '../../runtime/manifest.js';
-import { Resilience } from '../../runtime/resilience.js';
 import { ScriptedBackend } from '../../testing/scripted-backend.js';
 import { scriptedTurn } from '../../testing/scripted-turn.js';
-import type { CommandContext } from '../command-context.js';
-import { runCli } from '../run-cli.js';
 import { existingWorkbench, recentLines } from './ask.js';
+import { startCli, type Outcome } from '../../../test/support/cli-session.js';
 
 const source = (path: string): string =>
   pathToFileURL(fileURLToPath(new URL(`../../${path}`, import.meta.url))).href;
@@ -36,45 +33,12 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 async function flower(
   argv: string[],
   backend: AgentBackend,
   env: Record<string, string> = {},
 ): Promise<Outcome> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (chunk: Buffer) => out.push(chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => err.push(chunk.toString()));
-  const context: CommandContext = {
-    io: {
-      stdout,
-      stderr,
-      stdinIsTty: false,
-      env: { PATH: '/usr/bin', HOME: join(dir, 'home'), ANTHROPIC_API_KEY: 'sk-test', NO_COLOR: '1', ...env },
-      cwd: dir,
-    },
-    backend,
-    resilience: new Resilience({ enabled: false }),
-    signals: {
-      pid: 1,
-      platform: 'linux',
-      on: () => undefined,
-      off: () => undefined,
-      kill: () => undefined,
-      exit: () => undefined,
-    },
-  };
-  const code = await runCli(argv, context);
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: out.join(''), stderr: err.join('') };
+  return startCli(dir, argv, { backend, env, input: '' }).done;
 }
 
 function textEvent(text: string, kind: 'text' | 'thinking' = 'text') {
