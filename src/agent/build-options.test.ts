@@ -50,26 +50,26 @@ describe('buildOptions', () => {
   });
 
   test('ignores owned keys in spec.env with a warning and applies the compact policy', () => {
-    const warning = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
-    try {
+    const warning = vi.fn();
+    {
       const spec = agentSpec({
         name: 'a',
         instructions: '',
         env: { FOO: 'bar', CLAUDE_CODE_MAX_RETRIES: '9' },
         compact: new CompactPolicy({ mode: 'no_summary' }),
       });
-      const options = buildOptions(spec, { baseEnv, resilience: { cliMaxRetries: 0, apiTimeoutMs: 5000 } });
+      const options = buildOptions(spec, {
+        baseEnv,
+        resilience: { cliMaxRetries: 0, apiTimeoutMs: 5000 },
+        onWarning: warning,
+      });
       expect(options.env).toMatchObject({
         FOO: 'bar',
         CLAUDE_CODE_MAX_RETRIES: '0',
         API_TIMEOUT_MS: '5000',
         DISABLE_AUTO_COMPACT: '1',
       });
-      expect(warning).toHaveBeenCalledWith(expect.stringContaining('CLAUDE_CODE_MAX_RETRIES'), {
-        code: 'owned_env_ignored',
-      });
-    } finally {
-      warning.mockRestore();
+      expect(warning).toHaveBeenCalledWith('owned_env_ignored', 'CLAUDE_CODE_MAX_RETRIES');
     }
   });
 
@@ -109,14 +109,14 @@ describe('buildOptions', () => {
   });
 
   test('warns and drops fork without resume', () => {
-    const warning = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
-    try {
-      const options = buildOptions(agentSpec({ name: 'a', instructions: '' }), { baseEnv, fork: true });
-      expect(options).not.toHaveProperty('forkSession');
-      expect(warning).toHaveBeenCalledWith(expect.any(String), { code: 'resume_args_ignored' });
-    } finally {
-      warning.mockRestore();
-    }
+    const warning = vi.fn();
+    const options = buildOptions(agentSpec({ name: 'a', instructions: '' }), {
+      baseEnv,
+      fork: true,
+      onWarning: warning,
+    });
+    expect(options).not.toHaveProperty('forkSession');
+    expect(warning).toHaveBeenCalledWith('resume_args_ignored', expect.any(String));
   });
 
   test('loads the packaged plugin directory unless usePlugin is false', () => {

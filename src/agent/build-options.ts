@@ -15,6 +15,12 @@ import type { Options, SessionStore } from './claude-sdk.js';
 
 /** Run context for {@link buildOptions}. */
 export interface BuildOptionsContext {
+  /**
+   * Told about arguments that were ignored (`resume_args_ignored`: fork or resumeAt without resume;
+   * `owned_env_ignored`: `spec.env` sets a variable flower owns, decision 17). Library code never prints: the
+   * runtime turns these into `warning` events.
+   */
+  onWarning?: (code: 'resume_args_ignored' | 'owned_env_ignored', detail: string) => void;
   /** The agent's working directory (pass the realpath, so the SDK's project key matches flower's). */
   cwd?: string;
   /** The run directory: the child's `CLAUDE_CONFIG_DIR` and temp directory go under it (decision 4). */
@@ -90,7 +96,7 @@ export function buildOptions(spec: AgentSpec, context: BuildOptionsContext = {})
     if (context.fork === true) options.forkSession = true;
     if (context.resumeAt) options.resumeSessionAt = context.resumeAt;
   } else if (context.fork === true || context.resumeAt) {
-    process.emitWarning('fork and resumeAt need resume; they were ignored', { code: 'resume_args_ignored' });
+    context.onWarning?.('resume_args_ignored', 'fork and resumeAt need resume; they were ignored');
   }
   return options;
 }
@@ -107,9 +113,7 @@ function childEnvironment(spec: AgentSpec, context: BuildOptionsContext): Record
     else env[key] = value;
   }
   if (ignored.length > 0) {
-    process.emitWarning(`spec.env sets ${ignored.join(', ')}, which flower owns; ignored`, {
-      code: 'owned_env_ignored',
-    });
+    context.onWarning?.('owned_env_ignored', ignored.join(', '));
   }
   Object.assign(env, spec.compact?.env() ?? {});
   if (context.runDir !== undefined) {

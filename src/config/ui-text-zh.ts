@@ -77,6 +77,8 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'ho.writing': '上下文 {ctx}/{win}K——会话正在写交接文档……',
   'verdict.roundsUsed':
     '{n} 轮之后,评审仍认为目标未达成:{reason} 再运行同一条命令可从停下处继续,或用 --rounds 放宽轮数。',
+  'warn.ownedEnv': '该步骤在 env 里设置了 {keys},这些由 flower 管理;已忽略',
+  'warn.resumeArgs': 'fork 和 resumeAt 需要一个要续上的会话;已忽略',
   'ho.head': '上下文 {ctx}/{win}K——先写交接,再换新会话',
   'ho.degraded': '交接没有写好,改用简化版——接手的会话会自己去看工作区',
   'ho.doing': '正在做',

@@ -10,6 +10,7 @@ import { buildOptions } from '../agent/build-options.js';
 import type { Options, SessionStore } from '../agent/claude-sdk.js';
 import { CompactPolicy } from '../agent/compact-policy.js';
 import type { Env } from '../config/process-environment.js';
+import { uiText, type Lang } from '../config/ui-text.js';
 import type { EventSink } from '../events/flower-event.js';
 import { agentInputGuard, isolatedRoles } from '../guards/agent-input-guard.js';
 import { delegateGuard } from '../guards/delegate-guard.js';
@@ -33,6 +34,8 @@ export interface AttemptContext {
   workbench: Workbench | null;
   /** Results of this many characters or more are spilled to the workbench; null = never. */
   spillThreshold: number | null;
+  /** Language of warning texts. */
+  lang: Lang;
 }
 
 /**
@@ -85,6 +88,19 @@ export function attemptOptions(
     verbatim: plan.verbatim,
     // An outside workbench must be authorised, or writes to it are refused (measured in the reference).
     addDirectories: workbench !== null && workbench.external ? [workbench.root] : [],
+    onWarning: (code, detail) =>
+      onEvent?.({
+        kind: 'warning',
+        code,
+        detail,
+        text: uiText(
+          code === 'owned_env_ignored' ? 'warn.ownedEnv' : 'warn.resumeArgs',
+          { keys: detail },
+          context.lang,
+        ),
+        at: Date.now() / 1000,
+        step: null,
+      }),
   });
 }
 

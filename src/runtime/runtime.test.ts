@@ -170,6 +170,19 @@ describe('Runtime', () => {
     ]);
   });
 
+  test('reports an owned variable in spec.env as a warning event, never on stderr', async () => {
+    const backend = new ScriptedBackend([[result()]]);
+    const events: FlowerEvent[] = [];
+    const owning = agentSpec({ name: 'a', instructions: '', env: { CLAUDE_CONFIG_DIR: '/elsewhere' } });
+    await new Runtime({ workspace, config, backend }).run(owning, 'x', {
+      onEvent: (event) => events.push(event),
+    });
+    expect(events).toContainEqual(
+      expect.objectContaining({ kind: 'warning', code: 'owned_env_ignored', detail: 'CLAUDE_CONFIG_DIR' }),
+    );
+    expect(backend.requests[0]?.options.env?.['CLAUDE_CONFIG_DIR']).not.toBe('/elsewhere');
+  });
+
   test('counts one context reading per API response', async () => {
     const backend = new ScriptedBackend([
       [

@@ -321,6 +321,7 @@ export class Runtime {
       resilience: this.resilience,
       workbench: this.workbench,
       spillThreshold: this.spillThreshold,
+      lang: this.#lang,
     };
   }
 
