@@ -215,7 +215,8 @@ export interface AskEvent extends EventBase {
   id: string;
   question: string;
   options: string[];
-  remaining: number | null;
+  /** Questions left in the quota; −1 when there is no quota (api.md §2.9). */
+  remaining: number;
   askedAt: number;
 }
 export interface AnswerEvent extends EventBase {

@@ -62,7 +62,7 @@ describe('HumanChannel', () => {
     expect(human.remaining).toBe(-1);
     const waiting = channel();
     void waiting.ask('Anything?');
-    expect(events.at(-1)).toMatchObject({ kind: 'ask', remaining: null });
+    expect(events.at(-1)).toMatchObject({ kind: 'ask', remaining: -1 });
     expect(waiting.remaining).toBe(-1);
     await human.ask('x');
   });

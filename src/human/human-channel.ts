@@ -337,7 +337,7 @@ export class HumanChannel {
         id: ask.id,
         question: ask.question,
         options: [...ask.options],
-        remaining: this.maxAsks === null ? null : this.remaining,
+        remaining: this.remaining,
         askedAt: ask.askedAt,
       });
       const puller = this.#pullers.shift();

@@ -103,6 +103,28 @@ describe('formatEvent', () => {
     ).toEqual(['  ! API Error: 529']);
   });
 
+  test('shows a question with numbered options, and the quota left only when there is a quota', () => {
+    const ask = {
+      at: 0,
+      step: 'clarify',
+      kind: 'ask' as const,
+      id: 'q1',
+      question: 'Which zone?',
+      askedAt: 0,
+    };
+    expect(lines({ ...ask, text: 'Which zone?', options: ['UTC', 'local'], remaining: 2 })).toEqual([
+      '',
+      '  ? Which zone?',
+      '     1) UTC',
+      '     2) local',
+      '     (2 question(s) left)',
+    ]);
+    expect(lines({ ...ask, text: 'Which zone?', options: [], remaining: -1 })).toEqual([
+      '',
+      '  ? Which zone?',
+    ]);
+  });
+
   test('shows a result line with turns, four-decimal cost and elapsed, then the status line', () => {
     const event: FlowerEvent = {
       ...main,

@@ -103,7 +103,7 @@ export function formatEvent(event: FlowerEvent, state: RenderState, options: For
       event.options.forEach((option, index) =>
         lines.push(...wrap(option, options, `     ${index + 1}) `, '        ')),
       );
-      if (event.remaining !== null)
+      if (event.remaining >= 0)
         lines.push(colors.dim(`     (${text('ask.left', options, { n: event.remaining })})`));
       return lines;
     }
