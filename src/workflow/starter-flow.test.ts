@@ -180,6 +180,35 @@ describe('starterFlow', () => {
     wake.backend.assertComplete();
   });
 
+  test('a wake after the rounds ran out tells the work session what the judge found', async () => {
+    const rejected = verdictReply('NOT_YET', 'the date is printed in UTC, not local time', [
+      'run date-cli → see a local date',
+    ]);
+    const first = await goProcess(
+      'build me a date CLI',
+      [
+        turn('s-clarify', BRIEF_REPLY),
+        turn('s-goal', goalReply(['run date-cli → see a local date'])),
+        turn('s-work', 'done'),
+        turn('s-judge-1', rejected),
+        turn('s-b', BEQUEST),
+      ],
+      { rounds: 1 },
+    );
+    expect(first.ctx._failedAt).toBe('work');
+    const wake = await goProcess('', [
+      turn('s-work', 'fixed'),
+      turn('s-judge-2', ACHIEVED),
+      turn('s-b', BEQUEST),
+    ]);
+    const resumed = wake.backend.requests[0];
+    expect(resumed?.options.resume).toBe('s-work');
+    expect(resumed?.prompt).toContain('Continue where you stopped.');
+    expect(resumed?.prompt).toContain("Judge's reason: the date is printed in UTC, not local time");
+    expect(resumed?.prompt).toContain('- run date-cli → see a local date');
+    wake.backend.assertComplete();
+  });
+
   test('--new moves the lineage, brief, goal and Q&A log into the archive and starts over', async () => {
     const first = await goProcess(
       'build me a date CLI',

@@ -16,6 +16,8 @@ import { Brief, readDocument } from '../roles/brief.js';
 import { coordinator } from '../roles/coordinator.js';
 import { worker } from '../roles/worker.js';
 import { Lineage } from '../runtime/lineage.js';
+import { readManifest } from '../runtime/manifest.js';
+import { Verdict } from '../roles/verdict.js';
 import { benchFor } from '../workbench/bench-for.js';
 import { isGitWorkTree } from '../workbench/git-work-tree.js';
 import type { Workbench } from '../workbench/workbench.js';
@@ -158,7 +160,10 @@ export function buildStarter(ask: string, options: StarterOptions = {}): Starter
     STEP_NAMES.work,
     coordinator('coordinator', '', { coder }, { channel, workbench }),
     (ctx) => workPrompt(ctx, STEP_NAMES.clarify, request),
-    { verbatim: true, resumePrompt: (ctx) => wakePrompt(ctx, said, amended && judged) },
+    {
+      verbatim: true,
+      resumePrompt: (ctx) => wakePrompt(ctx, said, amended && judged, judged ? lastFeedback(runDir) : ''),
+    },
   );
   steps.push(
     judged
@@ -198,4 +203,17 @@ function briefDeleted(workbench: Workbench, runDir: string, workspace: string, r
   if (request === '' || Brief.load(workbench.notesFile('brief'))?.complete() === true) return false;
   const steps = Lineage.open(runDir, workspace, { readonly: true }).steps;
   return [STEP_NAMES.goal, STEP_NAMES.work].some((name) => steps[name] !== undefined);
+}
+
+/**
+ * The feedback of the last judged work round of an earlier run when it was not ACHIEVED (the run stopped with
+ * its rounds used up), read from the manifest; '' when there is none. Read when the work step resumes, before
+ * this run has judged anything.
+ */
+function lastFeedback(runDir: string): string {
+  const prefix = `${STEP_NAMES.work}/verdict#`;
+  const last = readManifest(runDir)
+    .filter((row) => row.step.startsWith(prefix))
+    .at(-1);
+  return last === undefined ? '' : Verdict.parse(last.text).feedback();
 }

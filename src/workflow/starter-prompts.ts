@@ -40,12 +40,16 @@ export function workPrompt(ctx: Ctx, briefKey: string, fallback: string): string
  * When the remark re-derived the goal, the new goal follows and is said to prevail — otherwise the coordinator
  * would work to the old goal and be judged by the new one.
  */
-export function wakePrompt(ctx: Ctx, said: string, rederived: boolean): string {
+export function wakePrompt(ctx: Ctx, said: string, rederived: boolean, lastFeedback = ''): string {
   const opening =
     said.trim() === ''
       ? 'Continue where you stopped. First say in one line what you will touch first.'
       : said.trim();
   const goal = rederived && ctx._goal instanceof Goal ? ctx._goal.promptBlock() : '';
-  if (goal === '') return opening;
-  return `${opening}${SEPARATOR}The goal and checklist were derived again from this remark; they prevail over the earlier ones.\n\n${goal}`;
+  if (goal !== '') {
+    return `${opening}${SEPARATOR}The goal and checklist were derived again from this remark; they prevail over the earlier ones.\n\n${goal}`;
+  }
+  // The run stopped on a rejected round (rounds used up): the session must hear what the judge found again,
+  // or it resumes believing its last report.
+  return lastFeedback === '' ? opening : `${opening}${SEPARATOR}${lastFeedback}`;
 }
