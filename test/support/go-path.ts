@@ -53,3 +53,15 @@ export function scriptedRuntime(
   Object.assign(rt, { hasSession: () => true });
   return { rt, backend };
 }
+
+/** A complete four-section brief for a shell clock, as the CLI tests of `go` freeze it. */
+export const CLOCK_BRIEF = [
+  '## Goal',
+  'A clock for the shell.',
+  '## Acceptance criteria',
+  '- run `clock` → see the time',
+  '## Boundaries',
+  'No network.',
+  '## Unknowns and assumptions',
+  '- Time zone: assume UTC.',
+].join('\n');

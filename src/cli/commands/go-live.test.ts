@@ -1,3 +1,4 @@
+import { CLOCK_BRIEF as BRIEF } from '../../../test/support/go-path.js';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,17 +17,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-const BRIEF = [
-  '## Goal',
-  'A clock for the shell.',
-  '## Acceptance criteria',
-  '- run `clock` → see the time',
-  '## Boundaries',
-  'No network.',
-  '## Unknowns and assumptions',
-  '- Time zone: assume UTC.',
-].join('\n');
 
 const start = (argv: string[], options: StartOptions = {}) => startCli(dir, argv, options);
 

@@ -1,3 +1,4 @@
+import { CLOCK_BRIEF as BRIEF } from '../../../test/support/go-path.js';
 import {
   existsSync,
   mkdirSync,
@@ -26,17 +27,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-const BRIEF = [
-  '## Goal',
-  'A clock for the shell.',
-  '## Acceptance criteria',
-  '- run `clock` → see the time',
-  '## Boundaries',
-  'No network.',
-  '## Unknowns and assumptions',
-  '- Time zone: assume UTC.',
-].join('\n');
 
 const notes = (): string => join(dir, '.flower', 'notes');
 
