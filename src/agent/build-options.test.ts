@@ -44,9 +44,25 @@ describe('buildOptions', () => {
       CLAUDE_CONFIG_DIR: join('/r', 'claude'),
       TMPDIR: join('/r', 'tmp'),
       CLAUDE_CODE_TMPDIR: join('/r', 'tmp'),
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       CLAUDE_CODE_MAX_RETRIES: '2',
       API_TIMEOUT_MS: '300000',
     });
+  });
+
+  test('turns nonessential traffic off unless the user set it', () => {
+    const spec = agentSpec({ name: 'a', instructions: '' });
+    expect(buildOptions(spec, { baseEnv }).env?.['CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC']).toBe('1');
+    const chosen = { ...baseEnv, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '0' };
+    expect(buildOptions(spec, { baseEnv: chosen }).env?.['CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC']).toBe(
+      '0',
+    );
+    const viaSpec = agentSpec({
+      name: 'a',
+      instructions: '',
+      env: { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '' },
+    });
+    expect(buildOptions(viaSpec, { baseEnv }).env?.['CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC']).toBe('');
   });
 
   test('ignores owned keys in spec.env with a warning and applies the compact policy', () => {

@@ -122,6 +122,9 @@ function childEnvironment(spec: AgentSpec, context: BuildOptionsContext): Record
     env['TMPDIR'] = temporary;
     env['CLAUDE_CODE_TMPDIR'] = temporary;
   }
+  // Without this every session makes a paid request to name itself and a hello request before its first
+  // turn, and calls home; a user who wants that traffic says so by setting the variable (to 0) themselves.
+  env['CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC'] ??= '1';
   const resilience = context.resilience ?? DEFAULT_RESILIENCE_SETTINGS;
   env['CLAUDE_CODE_MAX_RETRIES'] = String(resilience.cliMaxRetries);
   env['API_TIMEOUT_MS'] = String(resilience.apiTimeoutMs);
