@@ -127,15 +127,25 @@ describe('wakeState', () => {
       steps: { clarify: 's-clarify', work: 's-work' },
       context: 40_012,
     });
-    // A read-only SQLite reader of a WAL database creates the -wal/-shm companions when they are absent
-    // (better-sqlite3 offers no immutable open); flower itself creates and changes nothing.
-    const after = snapshot(root);
-    const added = Object.keys(after).filter((path) => !(path in before));
-    expect(added.sort()).toEqual([
-      join('app', 'runs', 'sessions.db-shm'),
-      join('app', 'runs', 'sessions.db-wal'),
-    ]);
-    for (const [path, hash] of Object.entries(before)) expect(after[path], path).toBe(hash);
+    // Not even SQLite's -wal/-shm companions: the cleanly closed store is read from an in-memory copy.
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  test('reads the work context from a store another process has open, with its log', async () => {
+    writeNote('brief.md', COMPLETE_BRIEF);
+    const runDir = join(workspace, 'runs');
+    Lineage.open(runDir, workspace).remember('work', 's-work');
+    await storeWithContext(runDir, projectKey(workspace), 's-work');
+    // A writer still open keeps its newest pages in the -wal file, which only SQLite's own reader sees.
+    const writer = new SqliteSessionStore(join(runDir, 'sessions.db'));
+    try {
+      await writer.append({ projectKey: projectKey(workspace), sessionId: 's-work' }, [
+        { type: 'assistant', uuid: 'u2', message: { usage: { input_tokens: 50_000 } } },
+      ]);
+      expect(wakeState(workspace).context).toBe(50_000);
+    } finally {
+      writer.close();
+    }
   });
 
   test('is not waking while the brief lacks a section', () => {

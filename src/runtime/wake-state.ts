@@ -75,7 +75,8 @@ function lastContext(path: string, projectKeys: readonly string[], sessionId: st
   if (!existsSync(path)) return 0;
   let store: SqliteSessionStore | null = null;
   try {
-    store = new SqliteSessionStore(path, { readonly: true });
+    // An in-memory copy when the store was closed cleanly: looking must leave no -wal/-shm file behind.
+    store = new SqliteSessionStore(path, { readonly: true, inMemoryCopy: true });
     for (const key of projectKeys) {
       const context = store.lastContext(key, sessionId);
       if (context > 0) return context;

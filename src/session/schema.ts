@@ -57,13 +57,58 @@ export const SCHEMA_COLUMNS: Readonly<Record<string, readonly string[]>> = {
  * - The busy timeout was set by the driver on open, before this first statement.
  */
 export function prepareWritableDatabase(connection: SqliteConnection): void {
-  connection.pragmaValue('journal_mode = WAL');
-  connection.pragmaValue('synchronous = NORMAL');
-  // Checked before any DDL runs, so another program's database gets no tables added to it.
+  // Both checks only read, and run before the WAL switch: switching rewrites the file header, so another
+  // program's database must be recognised while it is still byte for byte what that program wrote.
+  const foreign = foreignTables(connection);
+  if (foreign !== null) throw new ForeignDatabaseError(foreign);
   const clashes = missingSchemaParts(connection, { absentTablesAllowed: true });
   if (clashes.length > 0) throw new SchemaMismatchError(clashes);
-  // One transaction: a crash or a concurrent opener never sees half a schema.
-  connection.immediate(() => connection.exec(SCHEMA_SQL));
+  connection.pragmaValue('journal_mode = WAL');
+  connection.pragmaValue('synchronous = NORMAL');
+  // One transaction: a crash or a concurrent opener never sees half a schema. The application id is written
+  // once, so a later open recognises the file as flower's whatever tables other flower versions added.
+  connection.immediate(() => {
+    connection.exec(SCHEMA_SQL);
+    if (connection.pragmaValue('application_id') !== FLOWER_APPLICATION_ID) {
+      connection.pragmaValue(`application_id = ${FLOWER_APPLICATION_ID}`);
+    }
+  });
+}
+
+/**
+ * `PRAGMA application_id` of a flower session store: "FLWR" in ASCII. SQLite keeps it in the file header,
+ * where tools like `file(1)` read it; the Python flower never set one, so 0 is flower's too when the tables
+ * say so.
+ */
+export const FLOWER_APPLICATION_ID = 0x464c5752;
+
+/**
+ * The tables of another program's database, or `null` when the file may be flower's: it carries flower's
+ * application id, or it has no id and no table outside flower's schema (an empty file, a store of an older
+ * flower or of the Python flower). Reads only.
+ */
+export function foreignTables(connection: SqliteConnection): string[] | null {
+  const applicationId = connection.pragmaValue('application_id');
+  if (applicationId === FLOWER_APPLICATION_ID) return null;
+  const tables = connection
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 7) <> 'sqlite_'`)
+    .all()
+    .map((row) => (row as { name: string }).name);
+  const claimedByAnother = applicationId !== 0;
+  if (!claimedByAnother && tables.every((table) => table in SCHEMA_COLUMNS)) return null;
+  return tables;
+}
+
+/** The file is a SQLite database of another program: it has tables, or an application id, not flower's. */
+export class ForeignDatabaseError extends Error {
+  /** The tables found in it. */
+  readonly tables: readonly string[];
+
+  constructor(tables: readonly string[]) {
+    super(tables.length === 0 ? "carries another program's application id" : `holds ${tables.join(', ')}`);
+    this.name = 'ForeignDatabaseError';
+    this.tables = tables;
+  }
 }
 
 /** The file is a SQLite database whose tables are not (all) flower's. */

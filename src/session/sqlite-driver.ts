@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 import Database from 'better-sqlite3';
 
@@ -51,6 +51,11 @@ export interface SqliteConnection {
 export interface SqliteOpenOptions {
   /** Open read-only; the file must exist. */
   readonly?: boolean;
+  /**
+   * With `readonly`: when no `-wal` file is beside `path`, open an in-memory copy of the file instead of
+   * the file, so SQLite creates no `-wal`/`-shm` file beside it.
+   */
+  inMemoryCopy?: boolean;
   /** How long a statement waits for another process's lock before failing with SQLITE_BUSY. */
   busyTimeoutMs?: number;
   /**
@@ -94,7 +99,8 @@ export function openSqlite(path: string, options: SqliteOpenOptions = {}): Sqlit
   }
   let database: Database.Database;
   try {
-    database = new Database(path, {
+    const copy = readonly && options.inMemoryCopy === true ? fileCopy(path) : null;
+    database = new Database(copy ?? path, {
       readonly,
       fileMustExist: readonly,
       timeout: options.busyTimeoutMs ?? 5000,
@@ -113,6 +119,22 @@ export function openSqlite(path: string, options: SqliteOpenOptions = {}): Sqlit
     throw error;
   }
   return wrap(database, path, readonly);
+}
+
+/**
+ * The bytes of the database at `path` as a rollback-journal database, or `null` when a `-wal` file is beside
+ * it (its newest pages may be in the log, so only SQLite's own reader sees them). Without a log the file is
+ * complete; bytes 18 and 19 of the header say "WAL mode" (2), which an in-memory database cannot open, and
+ * setting them to 1 (rollback journal) is the only difference between the two formats.
+ */
+function fileCopy(path: string): Buffer | null {
+  if (existsSync(`${path}-wal`)) return null;
+  const bytes = readFileSync(path);
+  if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) {
+    bytes[18] = 1;
+    bytes[19] = 1;
+  }
+  return bytes;
 }
 
 function wrap(database: Database.Database, path: string, readonly: boolean): SqliteConnection {

@@ -16,6 +16,13 @@ export interface SqliteSessionStoreOptions {
    * converted, and `append`, `delete` and `rekey` throw.
    */
   readonly?: boolean;
+  /**
+   * With `readonly`, for a one-off look (the wake banner): when no `-wal` file is beside the database (it was
+   * closed cleanly, so the file alone is complete), read an in-memory copy of it. A read-only SQLite reader
+   * of a WAL database otherwise creates `-wal` and `-shm` files and cannot remove them. Writes made after
+   * the open are not seen.
+   */
+  inMemoryCopy?: boolean;
 }
 
 /** The default busy timeout, in milliseconds. */

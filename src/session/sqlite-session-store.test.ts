@@ -17,6 +17,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { foldSessionSummary } from '../agent/claude-sdk.js';
 import type { SessionKey, SessionStoreEntry } from '../agent/claude-sdk.js';
 import { isFlowerError } from '../errors.js';
+import { FLOWER_APPLICATION_ID } from './schema.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 
 /** The reference DDL, copied from context-and-stores.md §5.1 (not from schema.ts, so a drift fails). */
@@ -188,6 +189,20 @@ describe('SqliteSessionStore', () => {
         rawRows(file, 'SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name');
       expect(objects(path)).toEqual(objects(reference));
       expect(objects(path)).toHaveLength(7); // 3 tables, the uid index, 3 automatic primary-key indexes
+    });
+
+    test('marks a new file as flower’s with its application id', () => {
+      openStore().close();
+      expect(rawRows(path, 'PRAGMA application_id')).toEqual([{ application_id: FLOWER_APPLICATION_ID }]);
+    });
+
+    test('opens a store written before the application id, recognising it by its tables', async () => {
+      mkdirSync(join(directory, 'runs'));
+      writeReferenceDatabase(path);
+      const store = openStore();
+      expect(await store.load(main)).toHaveLength(transcript().length);
+      store.close();
+      expect(rawRows(path, 'PRAGMA application_id')).toEqual([{ application_id: FLOWER_APPLICATION_ID }]);
     });
 
     test('puts the file in WAL mode', () => {
@@ -555,6 +570,36 @@ describe('SqliteSessionStore', () => {
       expect(rawRows(path, "SELECT name FROM sqlite_master WHERE type = 'table'")).toEqual([
         { name: 'entries' },
       ]);
+    });
+
+    test.each([
+      ['a rollback journal', 'DELETE'],
+      ['WAL mode', 'WAL'],
+    ])('leaves another program’s SQLite database in %s byte for byte as it was', async (_mode, journal) => {
+      mkdirSync(join(directory, 'runs'));
+      const database = new Database(path);
+      database.pragma(`journal_mode = ${journal}`);
+      database.exec('CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)');
+      database.prepare('INSERT INTO users (name) VALUES (?)').run('ada');
+      database.close();
+      const before = readFileSync(path);
+      await expectFlowerError(
+        () => openStore(),
+        /sessions\.db is another program's SQLite database, not a flower session store \(it holds users\)/,
+      );
+      expect(readFileSync(path).equals(before)).toBe(true);
+      expect(existsSync(`${path}-wal`)).toBe(false);
+      expect(existsSync(`${path}-shm`)).toBe(false);
+    });
+
+    test('refuses a database that carries another program’s application id', async () => {
+      mkdirSync(join(directory, 'runs'));
+      const database = new Database(path);
+      database.pragma('application_id = 1234');
+      database.close();
+      const before = readFileSync(path);
+      await expectFlowerError(() => openStore(), /another program's application id/);
+      expect(readFileSync(path).equals(before)).toBe(true);
     });
 
     test('names the key and row of a stored entry that is not JSON', async () => {

@@ -76,6 +76,7 @@ export class SqliteSessionStore implements FlowerSessionStore {
     const connection = openSqlite(this.path, {
       readonly: this.readonly,
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+      inMemoryCopy: options.inMemoryCopy ?? false,
     });
     try {
       if (!this.readonly) prepareWritableDatabase(connection);

@@ -6,7 +6,7 @@
  */
 import type { SessionStoreEntry } from '../agent/claude-sdk.js';
 import { FlowerError } from '../errors.js';
-import { SchemaMismatchError } from './schema.js';
+import { ForeignDatabaseError, SchemaMismatchError } from './schema.js';
 import { isUnreadableDatabaseError } from './sqlite-driver.js';
 
 /**
@@ -14,6 +14,14 @@ import { isUnreadableDatabaseError } from './sqlite-driver.js';
  * {@link FlowerError} naming `path`; any other error is returned unchanged.
  */
 export function explainStoreError(path: string, error: unknown): unknown {
+  if (error instanceof ForeignDatabaseError) {
+    return new FlowerError(
+      'STORE_UNREADABLE',
+      `${path} is another program's SQLite database, not a flower session store (it ${error.message}). ` +
+        'It was left untouched: move it away, or point flower at another run directory with --run-dir.',
+      { cause: error },
+    );
+  }
   if (error instanceof SchemaMismatchError) {
     return new FlowerError(
       'STORE_UNREADABLE',
