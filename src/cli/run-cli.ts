@@ -12,12 +12,6 @@ import { isFlowerError } from '../errors.js';
 import { sanitizeLine } from '../render/sanitize.js';
 import { useColor } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
-import { askCommand } from './commands/ask.js';
-import { demoCommand } from './commands/demo.js';
-import { goCommand } from './commands/go.js';
-import { onceCommand } from './commands/once.js';
-import { runCommand } from './commands/run.js';
-import { runSetupCommand } from './commands/setup.js';
 import { rewriteArgv, rewriteSetsOf } from './default-subcommand.js';
 import { nearSubcommand } from './near-subcommand.js';
 import { createProgram, type CommandHandlers } from './program.js';
@@ -25,11 +19,24 @@ import { createProgram, type CommandHandlers } from './program.js';
 /** Runs `flower` with `argv` (without the node and script paths) and resolves to the exit code. */
 export async function runCli(argv: readonly string[], context: CommandContext): Promise<number> {
   const { io } = context;
+  // Each command's module (and with it the runtime, the SDK, zod, the renderer) is imported only when that
+  // command runs: `--version`, `--help` and usage errors then answer without loading any of it, and
+  // `once` does not pay for what only `go` needs.
   const handlers: CommandHandlers = {
-    go: (ask, options, globals) => goCommand(ask, options, globals, context),
-    run: (target, options, globals) => runCommand(target, options, globals, context),
-    once: (prompt, options, globals) => onceCommand(prompt, options, globals, context),
+    go: async (ask, options, globals) => {
+      const { goCommand } = await import('./commands/go.js');
+      return goCommand(ask, options, globals, context);
+    },
+    run: async (target, options, globals) => {
+      const { runCommand } = await import('./commands/run.js');
+      return runCommand(target, options, globals, context);
+    },
+    once: async (prompt, options, globals) => {
+      const { onceCommand } = await import('./commands/once.js');
+      return onceCommand(prompt, options, globals, context);
+    },
     setup: async () => {
+      const { runSetupCommand } = await import('./commands/setup.js');
       const config = loadConfig({ env: io.env, cwd: io.cwd });
       const color = useColor(io.stdout, config.env);
       const write = (line: string): void => {
@@ -38,8 +45,14 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       const outcome = await runSetupCommand({ config, isTty: io.stdinIsTty, write, color });
       return outcome.completed ? 0 : 1;
     },
-    ask: (question, globals) => askCommand(question, globals, context),
-    demo: (globals) => demoCommand(globals, context),
+    ask: async (question, globals) => {
+      const { askCommand } = await import('./commands/ask.js');
+      return askCommand(question, globals, context);
+    },
+    demo: async (globals) => {
+      const { demoCommand } = await import('./commands/demo.js');
+      return demoCommand(globals, context);
+    },
   };
   const program = createProgram(handlers, {
     writeOut: (text) => io.stdout.write(text),

@@ -1,0 +1,81 @@
+// What `flower --version` and `flower --help` load: the built CLI (`node dist/cli/main.js`) is run with a
+// module hook that writes down every module Node loads, and none of the runtime, the Agent SDK, zod or the
+// renderer's width tables may be among them — start-up time is paid per module, and these answers need none.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { execa } from 'execa';
+import { afterEach, describe, expect, test } from 'vitest';
+
+const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
+const cli = join(root, 'dist', 'cli', 'main.js');
+
+/** Modules that only running an agent needs; loading any of them for `--version`/`--help` is the regression. */
+const RUNTIME_MODULES = [
+  '/dist/runtime/',
+  '/dist/agent/',
+  '/dist/session/',
+  '/dist/workflow/',
+  '/dist/cli/commands/',
+  '/node_modules/@anthropic-ai/',
+  '/node_modules/zod/',
+  '/node_modules/string-width/',
+  '/node_modules/better-sqlite3/',
+];
+
+let scratch: string | null = null;
+
+afterEach(() => {
+  if (scratch !== null) rmSync(scratch, { recursive: true, force: true });
+  scratch = null;
+});
+
+/** Runs the built CLI with `args` and resolves to its stdout and the file URLs of every module it loaded. */
+async function loadedBy(args: string[]): Promise<{ stdout: string; exitCode: number; loaded: string[] }> {
+  scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
+  const log = join(scratch, 'loaded.txt');
+  const hooks = join(scratch, 'hooks.mjs');
+  // The load hook runs for every ES module and for the CommonJS entry points ESM imports.
+  writeFileSync(
+    hooks,
+    [
+      "import { appendFileSync } from 'node:fs';",
+      'export async function load(url, context, next) {',
+      `  appendFileSync(${JSON.stringify(log)}, url + '\\n');`,
+      '  return next(url, context);',
+      '}',
+    ].join('\n'),
+  );
+  const register = join(scratch, 'register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  const run = await execa('node', ['--import', pathToFileURL(register).href, cli, ...args], {
+    cwd: scratch,
+    env: { HOME: scratch, XDG_CONFIG_HOME: join(scratch, 'config'), FLOWER_NO_UPDATE: '1' },
+    extendEnv: false,
+    reject: false,
+    timeout: 30_000,
+  });
+  return {
+    stdout: String(run.stdout),
+    exitCode: run.exitCode ?? -1,
+    loaded: readFileSync(log, 'utf8').split('\n').filter(Boolean),
+  };
+}
+
+describe('CLI start-up (built CLI)', () => {
+  test.each([[['--version']], [['--help']], [['once', '--help']], [['go', '--help']]])(
+    'flower %j loads the parser only, no runtime, SDK, zod or renderer',
+    async (args) => {
+      const { stdout, exitCode, loaded } = await loadedBy(args);
+      expect(exitCode).toBe(0);
+      expect(stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+/ : /Usage: flower/);
+      // The hook saw the CLI itself: an empty list would pass the check below for the wrong reason.
+      expect(loaded).toContain(pathToFileURL(join(root, 'dist', 'cli', 'program.js')).href);
+      expect(loaded.filter((url) => RUNTIME_MODULES.some((part) => url.includes(part)))).toEqual([]);
+    },
+  );
+});
