@@ -19,8 +19,9 @@ export interface AgentSpec {
   /** Session-scoped: also disables the tool in subagents. */
   readonly disallowedTools: readonly string[];
   /**
-   * The exact tool set offered to the model (the SDK's `tools` option); null = Claude Code's default set.
-   * Added for `flower once -t`, so an unlisted tool is not even offered.
+   * The exact tool set offered to the model on the main thread, MCP tools included; null = Claude Code's
+   * default set. A tool that is not offered costs no context and no refused turn. Subagents keep their own
+   * lists (see `offerTools`).
    */
   readonly tools: readonly string[] | null;
   readonly model: string | null;

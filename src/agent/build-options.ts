@@ -12,6 +12,7 @@ import { processEnvironment } from '../config/process-environment.js';
 import { DEFAULT_RESILIENCE_SETTINGS, type ResilienceSettings } from '../runtime/resilience-settings.js';
 import type { AgentSpec } from './agent-spec.js';
 import type { Options, SessionStore } from './claude-sdk.js';
+import { offerTools } from './offered-tools.js';
 
 /** Run context for {@link buildOptions}. */
 export interface BuildOptionsContext {
@@ -71,7 +72,6 @@ export function buildOptions(spec: AgentSpec, context: BuildOptionsContext = {})
   };
   if (spec.permissionMode === 'bypassPermissions') options.allowDangerouslySkipPermissions = true;
   if (spec.disallowedTools.length > 0) options.disallowedTools = [...spec.disallowedTools];
-  if (spec.tools !== null) options.tools = [...spec.tools];
   if ((context.usePlugin ?? true) && existsSync(PLUGIN_DIR))
     options.plugins = [{ type: 'local', path: PLUGIN_DIR }];
   if (context.cwd !== undefined) options.cwd = context.cwd;
@@ -86,6 +86,7 @@ export function buildOptions(spec: AgentSpec, context: BuildOptionsContext = {})
   if (spec.effort !== null && spec.effort !== '')
     options.effort = spec.effort as NonNullable<Options['effort']>;
   if (spec.agents !== null && Object.keys(spec.agents).length > 0) options.agents = { ...spec.agents };
+  offerTools(options, spec);
   if (Object.keys(spec.mcpServers).length > 0) options.mcpServers = { ...spec.mcpServers };
   if (spec.hooks !== null && Object.keys(spec.hooks).length > 0) options.hooks = spec.hooks;
   if (spec.maxTurns !== null) options.maxTurns = spec.maxTurns;

@@ -48,7 +48,10 @@ describe('delegateGuard', () => {
     expect(DELEGATE_ALLOWED).toEqual([
       'Agent',
       'SendMessage',
-      'TodoWrite',
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate',
       'Read',
       'Glob',
       'Grep',

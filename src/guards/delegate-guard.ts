@@ -17,7 +17,7 @@ import { workbenchPlaces, type WorkbenchLike } from '../roles/workbench-places.j
 import { isEphemeral } from './ephemeral-command.js';
 import type { Guard, GuardDecision } from './guard.js';
 import { isMainThread } from './main-thread.js';
-import { HANDS_ON } from './tool-groups.js';
+import { HANDS_ON, TASK_LIST_TOOLS } from './tool-groups.js';
 
 /**
  * The tools a coordinator uses itself: dispatching (`SendMessage` continues a dispatched worker, so it is
@@ -26,7 +26,7 @@ import { HANDS_ON } from './tool-groups.js';
 export const DELEGATE_ALLOWED: readonly string[] = Object.freeze([
   'Agent',
   'SendMessage',
-  'TodoWrite',
+  ...TASK_LIST_TOOLS,
   'Read',
   'Glob',
   'Grep',

@@ -36,13 +36,13 @@ async function runHook(hooks: ReturnType<typeof toHooks>, input: HookInput): Pro
 }
 
 describe('toHooks', () => {
-  test('turns a deny into a PreToolUse permission decision with the reason', async () => {
+  test('turns a deny into an unanswerable permission ask with the reason, not a hook deny', async () => {
     const hooks = toHooks(guard({ action: 'deny', reason: 'not here' }));
     expect(hooks.PreToolUse?.[0]?.matcher).toBe('Bash');
     expect(await runHook(hooks, preToolUse('Bash'))).toEqual({
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
-        permissionDecision: 'deny',
+        permissionDecision: 'ask',
         permissionDecisionReason: 'not here',
       },
     });
@@ -89,7 +89,7 @@ describe('toHooks', () => {
     const output = (await runHook(hooks, preToolUse('Bash'))) as {
       hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
     };
-    expect(output.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(output.hookSpecificOutput.permissionDecision).toBe('ask');
     expect(output.hookSpecificOutput.permissionDecisionReason).toContain('boom');
   });
 

@@ -89,10 +89,14 @@ function toOutput(event: ToolHookInput['event'], decision: GuardDecision): HookJ
       return {};
     case 'deny':
       if (event === 'PreToolUse') {
+        // `ask`, not `deny`: Claude Code shows a hook's deny to the model as "PreToolUse:<tool> hook error:
+        // <reason>", which reads like a broken hook. An ask that nobody can answer (flower passes no
+        // canUseTool) is refused as a permission denial whose text is the reason alone. An ask still beats
+        // another hook's allow and `allowedTools`, in every permission mode, bypassPermissions included.
         return {
           hookSpecificOutput: {
             hookEventName: 'PreToolUse',
-            permissionDecision: 'deny',
+            permissionDecision: 'ask',
             permissionDecisionReason: decision.reason,
           },
         };

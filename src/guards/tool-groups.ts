@@ -9,6 +9,18 @@
 /** The tools that change the workspace. */
 export const HANDS_ON = 'Bash|Write|Edit|NotebookEdit';
 
+/**
+ * The task-list tools of the bundled Claude Code, which no longer offers `TodoWrite` under any name: a
+ * coordinator keeps its plan there. All four, because TaskUpdate's own description sends the model to
+ * TaskGet first, and a tool it is told to use but not offered costs a turn.
+ */
+export const TASK_LIST_TOOLS: readonly string[] = Object.freeze([
+  'TaskCreate',
+  'TaskGet',
+  'TaskList',
+  'TaskUpdate',
+]);
+
 /** The built-in tools whose results can be large. */
 export const BULKY = 'Bash|Read|Grep|Glob|WebFetch|WebSearch';
 

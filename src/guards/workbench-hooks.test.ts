@@ -72,7 +72,7 @@ describe('workbenchHooks', () => {
     const workbench = new Workbench(workspace, { root: join(directory, 'runs', 'workbench') }).ensure();
     const hooks = workbenchHooks(workbench);
     const output = await run(hooks.PreToolUse?.[0], hookInput('PreToolUse', 'Write', { file_path: 'x' }));
-    expect(output.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(output.hookSpecificOutput.permissionDecision).toBe('ask');
     expect(output.hookSpecificOutput.permissionDecisionReason).toContain(
       `long output goes to ${join(directory, 'runs', 'workbench', 'artifacts')}/;`,
     );

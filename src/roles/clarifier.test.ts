@@ -10,13 +10,18 @@ describe('clarify', () => {
   test('can ask and read, but not write, run, delegate or use the inbox', () => {
     const spec = clarify('clarify', channel);
     expect(spec.allowedTools).toEqual(['mcp__human__ask', 'Read', 'Glob', 'Grep', 'WebFetch', 'WebSearch']);
-    for (const tool of ['Write', 'Edit', 'Bash', 'Agent', 'TodoWrite', 'mcp__human__inbox']) {
+    expect(spec.tools).toEqual(spec.allowedTools);
+    for (const tool of ['Write', 'Edit', 'Bash', 'Agent', 'TaskCreate', 'mcp__human__inbox']) {
       expect(spec.allowedTools).not.toContain(tool);
     }
+    // The server it mounts for ask would offer the inbox too.
+    expect(spec.disallowedTools).toEqual(['mcp__human__inbox']);
   });
 
   test('only asks with canRead false', () => {
-    expect(clarify('clarify', channel, { canRead: false }).allowedTools).toEqual(['mcp__human__ask']);
+    const spec = clarify('clarify', channel, { canRead: false });
+    expect(spec.allowedTools).toEqual(['mcp__human__ask']);
+    expect(spec.tools).toEqual(['mcp__human__ask']);
   });
 
   test('runs without a workbench block or delegation, in dontAsk mode, with unbounded turns', () => {

@@ -8,7 +8,7 @@
  * @module
  */
 import { agentSpec, type AgentSpec } from '../agent/agent-spec.js';
-import { ASK_TOOL, type ChannelLike } from './channel-like.js';
+import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
 import { loadPrompt } from './load-prompt.js';
 
 /** Options of {@link clarify}. */
@@ -45,10 +45,14 @@ export function clarify(name: string, channel: ChannelLike, options: ClarifierOp
   const rules = [loadPrompt('clarifier', { reading })];
   if (options.instructions !== undefined && options.instructions.trim() !== '')
     rules.push(options.instructions.trim());
+  const tools = [ASK_TOOL, ...(canRead ? READING_TOOLS : [])];
   return agentSpec({
     name,
     instructions: rules.join('\n\n'),
-    allowedTools: [ASK_TOOL, ...(canRead ? READING_TOOLS : [])],
+    tools,
+    allowedTools: tools,
+    // Mounting the channel's server exposes its inbox too; the inbox holds mail meant for the coordinator.
+    disallowedTools: [INBOX_TOOL],
     permissionMode: 'dontAsk',
     mcpServers: channel.mcpServers(),
     model: options.model ?? null,

@@ -37,41 +37,88 @@ describe('coordinator', () => {
     });
   });
 
-  test('allows Agent, TodoWrite, Read and glance Bash by default', () => {
-    expect(coordinator('c', '', { coder }).allowedTools).toEqual(['Agent', 'TodoWrite', 'Read', 'Bash']);
+  test('is offered Agent, SendMessage, the task list, Read and glance Bash by default, and only those', () => {
+    const spec = coordinator('c', '', { coder });
+    expect(spec.tools).toEqual([
+      'Agent',
+      'SendMessage',
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate',
+      'Read',
+      'Bash',
+    ]);
+    expect(spec.allowedTools).toEqual(spec.tools);
   });
 
   test('drops Read with canRead false and Bash with glance false', () => {
     const spec = coordinator('c', '', { coder }, { canRead: false, glance: false });
-    expect(spec.allowedTools).toEqual(['Agent', 'TodoWrite']);
+    expect(spec.tools).toEqual(['Agent', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    expect(spec.allowedTools).toEqual([
+      'Agent',
+      'SendMessage',
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate',
+    ]);
     expect(spec.glance).toBe(false);
   });
 
   test('adds both human tools and mounts the server with a channel', () => {
     const spec = coordinator('c', '', { coder }, { channel });
-    expect(spec.allowedTools).toEqual([
+    const expected = [
       'Agent',
-      'TodoWrite',
+      'SendMessage',
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate',
       'Read',
       'Bash',
       'mcp__human__ask',
       'mcp__human__inbox',
-    ]);
+    ];
+    expect(spec.tools).toEqual(expected);
+    expect(spec.allowedTools).toEqual(expected);
     expect(spec.mcpServers).toEqual({ human: server });
   });
 
-  test('merges a worker’s web tools up, and never its hands-on ones', () => {
+  test('merges a worker’s web tools up into the approvals, never its hands-on ones, and offers neither', () => {
     const researcher = worker('Searches the web.', 'Search.', { tools: ['Read', 'WebSearch'] });
     const spec = coordinator('c', '', { coder, researcher }, { glance: false });
-    expect(spec.allowedTools).toEqual(['Agent', 'TodoWrite', 'Read', 'WebSearch']);
+    expect(spec.allowedTools).toEqual([
+      'Agent',
+      'SendMessage',
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate',
+      'Read',
+      'WebSearch',
+    ]);
     expect(spec.allowedTools).not.toContain('Write');
     expect(spec.allowedTools).not.toContain('Bash');
+    expect(spec.tools).toEqual([
+      'Agent',
+      'SendMessage',
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate',
+      'Read',
+    ]);
   });
 
   test('merges both web tools up for the default worker and for a definition that inherits every tool', () => {
     expect(coordinator('c', '', { coder: worker('Writes code.', 'Implement.') }).allowedTools).toEqual([
       'Agent',
-      'TodoWrite',
+      'SendMessage',
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate',
       'Read',
       'Bash',
       'WebFetch',

@@ -10,6 +10,7 @@ import { agentSpec, type AgentSpec } from '../agent/agent-spec.js';
 import type { AgentDefinition, PermissionMode } from '../agent/claude-sdk.js';
 import type { CompactPolicy } from '../agent/compact-policy.js';
 import type { HooksConfig } from '../guards/hooks.js';
+import { TASK_LIST_TOOLS } from '../guards/tool-groups.js';
 import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
 import { loadPrompt } from './load-prompt.js';
 import { workbenchPlaces, type WorkbenchLike } from './workbench-places.js';
@@ -79,14 +80,12 @@ export function coordinator(
   const rules = [loadPrompt('coordinator', values)];
   if (channel !== null) rules.push(loadPrompt('coordinator-channel', values));
   if (instructions.trim() !== '') rules.push(instructions.trim());
+  const offered = coordinatorTools({ canRead: options.canRead ?? true, glance, channel: channel !== null });
   return agentSpec({
     name,
     instructions: rules.join('\n\n'),
-    allowedTools: coordinatorTools(workers, {
-      canRead: options.canRead ?? true,
-      glance,
-      channel: channel !== null,
-    }),
+    tools: offered,
+    allowedTools: [...offered, ...mergedUpTools(workers)],
     permissionMode: options.permissionMode ?? 'acceptEdits',
     agents: { ...workers },
     mcpServers: channel === null ? {} : channel.mcpServers(),
@@ -104,19 +103,23 @@ export function coordinator(
   });
 }
 
-/** The coordinator's `allowedTools` per the table in roles-and-mechanisms.md §1.1. */
-function coordinatorTools(
-  workers: Record<string, AgentDefinition>,
-  flags: { canRead: boolean; glance: boolean; channel: boolean },
-): string[] {
-  const tools = ['Agent', 'TodoWrite'];
+/**
+ * The tools the coordinator is offered (the spec's `tools`): what the delegate guard lets it use on its own
+ * thread, and nothing else, so no turn is spent calling a tool only to be refused. `SendMessage` continues a
+ * dispatched worker, which is delegation too (the worker's hand-back tells the model to use it).
+ */
+function coordinatorTools(flags: { canRead: boolean; glance: boolean; channel: boolean }): string[] {
+  const tools = ['Agent', 'SendMessage', ...TASK_LIST_TOOLS];
   if (flags.canRead) tools.push('Read');
   if (flags.glance) tools.push('Bash');
   if (flags.channel) tools.push(ASK_TOOL, INBOX_TOOL);
-  for (const tool of MERGED_UP_TOOLS) {
-    // A definition without `tools` inherits every tool, the web ones included.
-    if (Object.values(workers).some((definition) => definition.tools?.includes(tool) ?? true))
-      tools.push(tool);
-  }
   return tools;
+}
+
+/** The workers' read-only web tools, approved session-wide but not offered to the coordinator itself. */
+function mergedUpTools(workers: Record<string, AgentDefinition>): string[] {
+  // A definition without `tools` inherits every tool, the web ones included.
+  return MERGED_UP_TOOLS.filter((tool) =>
+    Object.values(workers).some((definition) => definition.tools?.includes(tool) ?? true),
+  );
 }

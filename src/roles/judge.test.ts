@@ -31,6 +31,8 @@ describe('judge', () => {
   test('reads and may ask, but cannot run, write, delegate, use the web or the inbox by default', () => {
     const spec = judge('goal', channel);
     expect(spec.allowedTools).toEqual(['mcp__human__ask', 'Read', 'Glob', 'Grep']);
+    expect(spec.tools).toEqual(spec.allowedTools);
+    expect(spec.disallowedTools).toEqual(['mcp__human__inbox']);
     expect(spec).toMatchObject({
       workbench: false,
       delegateOnly: false,
@@ -49,6 +51,8 @@ describe('judge', () => {
   test('gets full Bash with canRun true, and no inspection hook', () => {
     const spec = judge('v', null, { canRun: true });
     expect(spec.allowedTools).toEqual(['Read', 'Glob', 'Grep', 'Bash']);
+    expect(spec.tools).toEqual(['Read', 'Glob', 'Grep', 'Bash']);
+    expect(spec.disallowedTools).toEqual([]);
     expect(spec.hooks).toBeNull();
   });
 
@@ -57,8 +61,8 @@ describe('judge', () => {
     expect(spec.allowedTools).toContain('Bash');
     expect(spec.hooks?.PreToolUse?.[0]).toMatchObject({ matcher: 'Bash', onFailure: 'block' });
     expect(await decisionFor(spec, 'file dist/app && ./dist/app --version')).toBe('allow');
-    expect(await decisionFor(spec, 'rm -rf dist')).toBe('deny');
-    expect(await decisionFor(spec, 'make && file dist/app')).toBe('deny');
+    expect(await decisionFor(spec, 'rm -rf dist')).toBe('ask');
+    expect(await decisionFor(spec, 'make && file dist/app')).toBe('ask');
   });
 
   test('passes the remaining options through', () => {

@@ -18,7 +18,7 @@
 import { agentSpec, type AgentSpec } from '../agent/agent-spec.js';
 import { toHooks } from '../guards/hooks.js';
 import { inspectGuard } from '../guards/inspect-guard.js';
-import { ASK_TOOL, type ChannelLike } from './channel-like.js';
+import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
 import { loadPrompt } from './load-prompt.js';
 
 /** Options of {@link judge}. */
@@ -55,7 +55,10 @@ export function judge(name: string, channel: ChannelLike | null, options: JudgeO
   return agentSpec({
     name,
     instructions: rules.join('\n\n'),
+    tools: allowedTools,
     allowedTools,
+    // Mounting the channel's server exposes its inbox too; the inbox holds mail meant for the coordinator.
+    disallowedTools: channel === null ? [] : [INBOX_TOOL],
     permissionMode: 'dontAsk',
     mcpServers: channel === null ? {} : channel.mcpServers(),
     hooks: canRun === 'inspect' ? toHooks(inspectGuard()) : null,

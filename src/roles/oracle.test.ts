@@ -15,6 +15,7 @@ describe('oracle', () => {
     expect(oracle()).toMatchObject({
       name: 'aside',
       allowedTools: ['Read', 'Glob', 'Grep'],
+      tools: ['Read', 'Glob', 'Grep'],
       workbench: true,
       delegateOnly: false,
       maxTurns: 12,

@@ -33,6 +33,7 @@ export function oracle(name = 'aside', options: OracleOptions = {}): AgentSpec {
   return agentSpec({
     name,
     instructions: rules.join('\n\n'),
+    tools: ['Read', 'Glob', 'Grep'],
     allowedTools: ['Read', 'Glob', 'Grep'],
     permissionMode: 'dontAsk',
     maxTurns: options.maxTurns ?? 12,

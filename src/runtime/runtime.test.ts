@@ -230,7 +230,7 @@ describe('Runtime', () => {
     // The judge names mcp__human__ask: the inbox (mail meant for the coordinator) stays closed to it.
     const judge = await gateOf(['Read', 'mcp__human__ask']);
     expect(await judge('mcp__human__ask')).toBe('allow');
-    expect(await judge('mcp__human__inbox')).toBe('deny');
+    expect(await judge('mcp__human__inbox')).toBe('ask');
     const open = await gateOf(['Read']);
     expect(await open('mcp__human__inbox')).toBe('allow');
   });
@@ -274,7 +274,7 @@ describe('Runtime', () => {
         },
       );
     expect(await ask('Bash')).toMatchObject({ hookSpecificOutput: { permissionDecision: 'allow' } });
-    expect(await ask('Write')).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect(await ask('Write')).toMatchObject({ hookSpecificOutput: { permissionDecision: 'ask' } });
   });
 
   test('takes an error result as the truth over the throw that follows it, errors apart from text', async () => {

@@ -1,10 +1,12 @@
 // The coordinator's wall (acceptance of "Roles, guards and the workbench"): a coordinator built by the role
-// factory, run by the Runtime with the real SDK and Claude Code binary against the fake Messages API. Its
-// hands-on calls are denied with a reason the model sees; side-effect-free glances run; a worker subagent's
+// factory, run by the Runtime with the real SDK and Claude Code binary against the fake Messages API. It is
+// not offered Write or Edit at all; its hands-on Bash is refused as a permission denial whose text is the
+// wall's reason; side-effect-free glances run; a worker subagent's
 // Bash and Write run; a dispatch without `run_in_background` is rewritten to the foreground (decision 8).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { delegateGuard } from '../../src/guards/delegate-guard.js';
 import { coordinator } from '../../src/roles/coordinator.js';
 import { worker } from '../../src/roles/worker.js';
 import { message, scriptTurns, text, toolUse } from '../../src/testing/index.js';
@@ -16,7 +18,13 @@ const setUp = inProcessRuns();
 
 describe('the coordinator wall (e2e)', () => {
   test('denies hands-on calls with a reason, lets glances and the worker through, runs workers in the foreground', async () => {
-    const denied = ['write', 'edit', 'rm', 'compound', 'newline'];
+    // Write and Edit are not even offered to the coordinator; Bash is, and the wall refuses all but glances.
+    const notOffered = { write: 'Write', edit: 'Edit' };
+    const denied = {
+      rm: 'rm -rf x',
+      compound: 'git status && rm -rf x',
+      newline: 'git status\nrm x/keep.txt',
+    };
     const glances = ['status', 'ls', 'log'];
     const {
       server,
@@ -28,9 +36,9 @@ describe('the coordinator wall (e2e)', () => {
           message([
             toolUse('Write', { file_path: 'w.txt', content: 'x' }, 'write'),
             toolUse('Edit', { file_path: 'README.md', old_string: 'hello', new_string: 'bye' }, 'edit'),
-            toolUse('Bash', { command: 'rm -rf x', description: 'clean' }, 'rm'),
-            toolUse('Bash', { command: 'git status && rm -rf x', description: 'clean' }, 'compound'),
-            toolUse('Bash', { command: 'git status\nrm x/keep.txt', description: 'clean' }, 'newline'),
+            toolUse('Bash', { command: denied.rm, description: 'clean' }, 'rm'),
+            toolUse('Bash', { command: denied.compound, description: 'clean' }, 'compound'),
+            toolUse('Bash', { command: denied.newline, description: 'clean' }, 'newline'),
             toolUse('Bash', { command: 'git status', description: 'look' }, 'status'),
             toolUse('Bash', { command: 'ls', description: 'look' }, 'ls'),
             toolUse('Bash', { command: 'git log --oneline | head', description: 'look' }, 'log'),
@@ -61,10 +69,28 @@ describe('the coordinator wall (e2e)', () => {
     const result = await runtime.run(spec, 'Make two files.');
 
     expect(result.error).toBeNull();
-    for (const id of denied) {
+    for (const [id, tool] of Object.entries(notOffered)) {
       const seen = seenToolResult(server, id);
       expect(seen?.isError, `${id}: ${seen?.text}`).toBe(true);
-      expect(seen?.text, id).toMatch(/Agent/);
+      expect(seen?.text, id).toContain(`No such tool available: ${tool}.`);
+    }
+    const wall = delegateGuard({ allowGlance: true });
+    for (const [id, command] of Object.entries(denied)) {
+      const seen = seenToolResult(server, id);
+      expect(seen?.isError, `${id}: ${seen?.text}`).toBe(true);
+      // A permission denial that is the wall's own reason, which points to a worker; not a "hook error".
+      const decision = await wall.decide({
+        event: 'PreToolUse',
+        toolName: 'Bash',
+        toolInput: { command },
+        toolUseId: id,
+        agentId: null,
+        agentType: null,
+        cwd: workspace,
+      });
+      expect(decision.action, id).toBe('deny');
+      expect(seen?.text, id).toBe(decision.action === 'deny' ? decision.reason : '');
+      expect(seen?.text, id).toMatch(/Dispatch a worker with Agent/);
     }
     for (const id of glances) {
       const seen = seenToolResult(server, id);
