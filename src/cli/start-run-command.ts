@@ -1,7 +1,7 @@
 /**
  * What `once`, `run` and `go` do before their agent starts: load the configuration, create the one renderer
- * of the run, show configuration warnings and the `-v` dump, and make sure credentials are present (setup
- * on a terminal, the probe gate). Kept in one place so the commands cannot drift apart. The renderer writes
+ * of the run, show the update notice, configuration warnings and the `-v` dump, and make sure credentials are
+ * present (setup on a terminal, the probe gate). Kept in one place so the commands cannot drift apart. The renderer writes
  * through an {@link OutputRelay}, so a command can later send its lines above the live input line.
  *
  * @module
@@ -18,6 +18,7 @@ import type { CommandContext } from './command-context.js';
 import { ensureCredentials } from './ensure-credentials.js';
 import { createOutputRelay, type OutputRelay } from './output-relay.js';
 import type { GlobalOptions } from './program.js';
+import { updateNotice } from './update-notice.js';
 
 /** The renderer and the configuration with credentials ensured. */
 export interface StartedCommand {
@@ -45,6 +46,9 @@ export async function startRunCommand(
     home: homeDirectory(config.env),
     now: context.now ?? Date.now,
   });
+  // Before credentials, as the reference did: a newer version may be the fix for what follows.
+  const notice = updateNotice({ config, ...(context.now ? { now: context.now } : {}) });
+  if (notice !== null) renderer.print(notice, 'yellow');
   for (const warning of config.warnings) renderer.print(warning, 'yellow');
   if (globals.verbose === true) for (const line of describeConfig(config)) renderer.print(line, 'dim');
   const ensured = await ensureCredentials({
