@@ -10,7 +10,7 @@ import {
 } from '../../test/fixtures/transcripts/transcript-builder.js';
 import { isFlowerError } from '../errors.js';
 import { blocksOf, type Entry } from './entry-content.js';
-import { trim } from './trim.js';
+import { SpillNames, trim } from './trim.js';
 import { TrimPolicy } from './trim-policy.js';
 
 let workspace: string;
@@ -176,5 +176,57 @@ describe('TrimPolicy', () => {
 
   test('rejects a fractional count', () => {
     expect(() => new TrimPolicy({ keepRecent: 1.5 })).toThrow(/keepRecent must be a whole number/);
+  });
+});
+
+describe('SpillNames', () => {
+  const counting = () => {
+    const hashed: string[] = [];
+    const hash = (text: string): string => {
+      hashed.push(text);
+      return `${sha16(text)}.txt`;
+    };
+    return { hashed, hash };
+  };
+
+  test('hashes a block once, then reuses the name while the text is the same', () => {
+    const { hashed, hash } = counting();
+    const names = new SpillNames({ hash });
+    const text = 'x'.repeat(3000);
+    expect(names.nameOf(text, 'u1#0')).toBe(`${sha16(text)}.txt`);
+    expect(names.nameOf('x'.repeat(3000), 'u1#0')).toBe(`${sha16(text)}.txt`);
+    expect(hashed).toHaveLength(1);
+  });
+
+  test('never reuses a name for a different text under the same block, nor without an id', () => {
+    const { hashed, hash } = counting();
+    const names = new SpillNames({ hash });
+    names.nameOf('a'.repeat(3000), 'u1#0');
+    expect(names.nameOf('b'.repeat(3000), 'u1#0')).toBe(`${sha16('b'.repeat(3000))}.txt`);
+    names.nameOf('c', null);
+    names.nameOf('c', null);
+    expect(hashed).toHaveLength(4);
+  });
+
+  test('forgets the oldest names past its size limit', () => {
+    const { hashed, hash } = counting();
+    const names = new SpillNames({ hash, maxChars: 5000 });
+    names.nameOf('a'.repeat(3000), 'u1#0');
+    names.nameOf('b'.repeat(3000), 'u2#0');
+    names.nameOf('b'.repeat(3000), 'u2#0');
+    names.nameOf('a'.repeat(3000), 'u1#0');
+    expect(hashed).toEqual(['a', 'b', 'a'].map((letter) => letter.repeat(3000)));
+  });
+
+  test('trim with remembered names returns what trim without them returns', () => {
+    const transcript = new TranscriptBuilder();
+    for (const letter of ['a', 'b', 'c']) transcript.read('/w/f.txt', letter.repeat(3000));
+    const policy = new TrimPolicy({ keepRecent: 1 });
+    const plain = trim(deepFreeze(transcript.entries), policy, { workspace });
+    const names = new SpillNames();
+    const first = trim(deepFreeze(transcript.entries), policy, { workspace, names });
+    const again = trim(deepFreeze(transcript.entries), policy, { workspace, names });
+    expect(first).toEqual(plain);
+    expect(again).toEqual(plain);
   });
 });

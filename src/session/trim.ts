@@ -29,6 +29,54 @@ interface Site {
   text: string;
 }
 
+/** The most characters of result text a {@link SpillNames} keeps to compare against (128 MB of UTF-16). */
+const NAMES_MAX_CHARS = 64 * 1024 * 1024;
+
+/**
+ * Spill-file names already computed, so a store that loads the same transcript again (every resume of a
+ * long run) does not hash every large result again: a SHA-256 costs far more than comparing the text with
+ * the one it was computed from. Keyed by the entry's uuid and block; a name is reused only when the text is
+ * identical, so a changed result can never get another result's file. The oldest names are dropped past
+ * {@link NAMES_MAX_CHARS} characters of text.
+ */
+export class SpillNames {
+  readonly #known = new Map<string, { text: string; name: string }>();
+  readonly #hash: (text: string) => string;
+  readonly #maxChars: number;
+  #chars = 0;
+
+  /** `hash` and `maxChars` are for tests: the name function, and how much text is kept. */
+  constructor(options: { hash?: (text: string) => string; maxChars?: number } = {}) {
+    this.#hash = options.hash ?? spillName;
+    this.#maxChars = options.maxChars ?? NAMES_MAX_CHARS;
+  }
+
+  /** The file name of `text` (`<first 16 hex of sha256>.txt`); `id` names its block, or is null. */
+  nameOf(text: string, id: string | null): string {
+    if (id === null) return this.#hash(text);
+    const known = this.#known.get(id);
+    if (known !== undefined && known.text === text) return known.name;
+    const name = this.#hash(text);
+    if (known !== undefined) {
+      this.#known.delete(id);
+      this.#chars -= known.text.length;
+    }
+    this.#known.set(id, { text, name });
+    this.#chars += text.length;
+    for (const [oldest, entry] of this.#known) {
+      if (this.#chars <= this.#maxChars) break;
+      this.#known.delete(oldest);
+      this.#chars -= entry.text.length;
+    }
+    return name;
+  }
+}
+
+/** `<first 16 hex of sha256 of the UTF-8 text>.txt`: content-addressed, so one result is one file. */
+function spillName(text: string): string {
+  return `${createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16)}.txt`;
+}
+
 /**
  * Spills every large tool result (text of at least `minChars`) except the newest `keepRecent` and puts a
  * pointer in its place. A spill file that cannot be written leaves its block untouched and is recorded in
@@ -38,7 +86,7 @@ interface Site {
 export function trim(
   entries: readonly Entry[],
   policy: TrimPolicy,
-  options: { workspace: string },
+  options: { workspace: string; names?: SpillNames },
 ): Transform {
   const sites: Site[] = [];
   // Plain loops: this runs over every block of a long transcript on each resume; no closure per entry.
@@ -78,7 +126,10 @@ export function trim(
         mkdirSync(directory, { recursive: true });
         existing = new Set(readdirSync(directory));
       }
-      const path = spillFile(directory, site.text, existing);
+      const uuid = (entries[site.entryIndex] as Entry).uuid;
+      const id = typeof uuid === 'string' && uuid !== '' ? `${uuid}#${site.blockIndex}` : null;
+      const name = options.names?.nameOf(site.text, id);
+      const path = spillFile(directory, site.text, existing, name);
       const chars = codePointLength(site.text);
       const pointer = fillTemplate(policy.text, { n: chars, path });
       const forEntry = replacements.get(site.entryIndex) ?? new Map<number, string>();
@@ -101,10 +152,16 @@ export function trim(
 /**
  * Writes `text` to `<directory>/<first 16 hex of sha256>.txt` unless that file exists, and returns its
  * absolute path. Content-addressed, so the same result is stored once however often it is trimmed.
- * `existing` (file names known to be in `directory`) saves a stat per call and learns the files written.
+ * `existing` (file names known to be in `directory`) saves a stat per call and learns the files written;
+ * `knownName` is the name {@link SpillNames} already computed for `text`.
  */
-export function spillFile(directory: string, text: string, existing?: Set<string>): string {
-  const name = `${createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16)}.txt`;
+export function spillFile(
+  directory: string,
+  text: string,
+  existing?: Set<string>,
+  knownName?: string,
+): string {
+  const name = knownName ?? spillName(text);
   const path = join(directory, name);
   if (existing?.has(name) ?? existsSync(path)) return path;
   // Temp file + rename: a crash mid-write never leaves a truncated file under the final name, which the

@@ -11,7 +11,7 @@ import { expire } from './expire.js';
 import { emptyLoadReport, type LoadReport } from './load-report.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { storeKey } from './store-key.js';
-import { trim } from './trim.js';
+import { SpillNames, trim } from './trim.js';
 import { TrimPolicy } from './trim-policy.js';
 import type { Transform } from './transform.js';
 
@@ -39,6 +39,8 @@ export class TrimmingSessionStore extends SqliteSessionStore {
   readonly ephemeralPolicy: EphemeralPolicy;
 
   readonly #reports = new Map<string, LoadReport>();
+  /** Spill names of earlier loads, so a resume of the same transcript does not hash every result again. */
+  readonly #spillNames = new SpillNames();
 
   constructor(path: string, workspace: string, options: LayerOptions = {}) {
     super(path, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
@@ -65,7 +67,7 @@ export class TrimmingSessionStore extends SqliteSessionStore {
     }
     if (this.trimPolicy.enabled) {
       current = this.applyLayer(key, 'trim', current, (input) =>
-        trim(input, this.trimPolicy, { workspace: this.workspace }),
+        trim(input, this.trimPolicy, { workspace: this.workspace, names: this.#spillNames }),
       );
     }
     return current;
