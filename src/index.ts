@@ -54,6 +54,7 @@ export { BULKY, HANDS_ON, SPILL_TOOLS } from './guards/tool-groups.js';
 export { delegateGuard, DELEGATE_ALLOWED } from './guards/delegate-guard.js';
 export type { DelegateGuardOptions } from './guards/delegate-guard.js';
 export { agentInputGuard, isolatedRoles } from './guards/agent-input-guard.js';
+export { worktreeWriteGuard } from './guards/worktree-write-guard.js';
 export type { AgentInputGuardOptions } from './guards/agent-input-guard.js';
 export { spillGuard, spillPointer } from './guards/spill-guard.js';
 export type { SpillGuardOptions } from './guards/spill-guard.js';

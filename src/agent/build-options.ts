@@ -11,6 +11,7 @@ import type { Env } from '../config/process-environment.js';
 import { processEnvironment } from '../config/process-environment.js';
 import { DEFAULT_RESILIENCE_SETTINGS, type ResilienceSettings } from '../runtime/resilience-settings.js';
 import type { AgentSpec } from './agent-spec.js';
+import type { SandboxSettings } from './bash-sandbox.js';
 import type { Options, SessionStore } from './claude-sdk.js';
 import { offerTools } from './offered-tools.js';
 
@@ -48,6 +49,8 @@ export interface BuildOptionsContext {
   resilience?: Pick<ResilienceSettings, 'cliMaxRetries' | 'apiTimeoutMs'>;
   /** Send the prompt as-is: no slash-command dispatch, no `@path` expansion (decision 11). */
   verbatim?: boolean;
+  /** Claude Code's Bash sandbox (see `bashSandbox()`); none: Bash runs unsandboxed. */
+  sandbox?: SandboxSettings | null;
 }
 
 /**
@@ -92,6 +95,7 @@ export function buildOptions(spec: AgentSpec, context: BuildOptionsContext = {})
   if (spec.maxTurns !== null) options.maxTurns = spec.maxTurns;
   if (spec.maxBudgetUsd !== null) options.maxBudgetUsd = spec.maxBudgetUsd;
   if (context.verbatim === true) options.verbatimPrompts = true;
+  if (context.sandbox) options.sandbox = context.sandbox;
   if (context.resume) {
     options.resume = context.resume;
     if (context.fork === true) options.forkSession = true;

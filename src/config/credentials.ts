@@ -43,3 +43,11 @@ export function classifyToken(token: string): CredentialKey {
   if (trimmed.startsWith('sk-ant-oat')) return 'CLAUDE_CODE_OAUTH_TOKEN';
   return 'ANTHROPIC_AUTH_TOKEN';
 }
+
+/**
+ * The credential values set in `env` (each of {@link CREDENTIAL_KEYS} that is non-empty, whitespace trimmed),
+ * for the store to keep out of transcripts.
+ */
+export function credentialValues(env: Env): string[] {
+  return CREDENTIAL_KEYS.map((key) => (env[key] ?? '').trim()).filter((value) => value !== '');
+}

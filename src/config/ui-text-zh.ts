@@ -79,6 +79,8 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
     '{n} 轮之后,评审仍认为目标未达成:{reason} 再运行同一条命令可从停下处继续,或用 --rounds 放宽轮数。',
   'warn.ownedEnv': '该步骤在 env 里设置了 {keys},这些由 flower 管理;已忽略',
   'warn.resumeArgs': 'fork 和 resumeAt 需要一个要续上的会话;已忽略',
+  'warn.noSandbox':
+    '智能体的 shell 没有沙箱({reason}):它的命令能看到 API 密钥,隔离的 worker 的命令也能写到自己的工作树之外',
   'ho.head': '上下文 {ctx}/{win}K——先写交接,再换新会话',
   'ho.degraded': '交接没有写好,改用简化版——接手的会话会自己去看工作区',
   'ho.doing': '正在做',

@@ -95,6 +95,8 @@ export const EN_CATALOG = {
     'The judge still says the goal is not achieved after {n} round(s): {reason} Run the same command again to go on where it stopped, or allow more rounds with --rounds.',
   'warn.ownedEnv': 'The step sets {keys} in its env, which flower owns; ignored',
   'warn.resumeArgs': 'fork and resumeAt need a session to resume; they were ignored',
+  'warn.noSandbox':
+    "The agent's shell runs unsandboxed ({reason}): its commands can see the API key, and an isolated worker's commands can write outside its worktree",
   'ho.head': 'context {ctx}/{win}K — writing a handoff before switching sessions',
   'ho.degraded':
     'Handoff could not be written; using a degraded one — the successor will inspect the workspace itself',

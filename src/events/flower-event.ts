@@ -36,6 +36,7 @@ export type WarningCode =
   | 'project_key_mismatch'
   | 'resume_args_ignored'
   | 'owned_env_ignored'
+  | 'shell_not_sandboxed'
   | 'glance_without_expiry'
   | 'clarifier_max_turns'
   | 'plugin_missing'

@@ -117,6 +117,41 @@ describe('agentInputGuard', () => {
   });
 });
 
+describe('agentInputGuard dispatchable', () => {
+  const guard = required(
+    agentInputGuard({ allowBackground: true, dispatchable: new Set(['coder', 'tester']) }),
+  );
+
+  test('is installed for the dispatch check alone', () => {
+    expect(guard.name).toBe('agent-input');
+  });
+
+  test.each([['general-purpose'], ['Explore'], ['reviewer']])(
+    'denies subagent_type %s, naming the workers',
+    async (role) => {
+      const decision = await guard.decide(dispatch({ ...brief, subagent_type: role }));
+      expect(decision).toMatchObject({ action: 'deny' });
+      expect((decision as { reason: string }).reason).toMatch(/coder, tester/);
+      expect((decision as { reason: string }).reason).toContain(role);
+    },
+  );
+
+  test('denies a dispatch that names no type (Claude Code would pick general-purpose)', async () => {
+    const { subagent_type: _omitted, ...untyped } = brief;
+    expect(await guard.decide(dispatch(untyped))).toMatchObject({ action: 'deny' });
+  });
+
+  test('passes a worker it was given', async () => {
+    expect(await guard.decide(dispatch(brief))).toEqual({ action: 'pass' });
+  });
+
+  test('says so when there are no workers at all', async () => {
+    const none = required(agentInputGuard({ allowBackground: true, dispatchable: new Set() }));
+    const decision = await none.decide(dispatch(brief));
+    expect((decision as { reason: string }).reason).toMatch(/no workers/);
+  });
+});
+
 describe('isolatedRoles', () => {
   test('names the roles marked with isolated()', () => {
     const coder: AgentDefinition = isolated({ description: 'Writes code.', prompt: 'Implement.' });

@@ -8,10 +8,13 @@
  */
 import type { AgentBackend, AgentQuery } from '../agent/agent-backend.js';
 import type { Options, SessionStore } from '../agent/claude-sdk.js';
+import { credentialValues } from '../config/credentials.js';
+import type { Env } from '../config/process-environment.js';
 import { uiText, humanDuration, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent, ResultEvent } from '../events/flower-event.js';
 import { normalize } from '../events/normalize.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
+import { redactingStore } from '../session/redact-credentials.js';
 import { trimReport } from '../session/trim-report.js';
 import { budgetError, type AttemptBudget } from './budget.js';
 import { savedCost } from './cost-ledger.js';
@@ -50,6 +53,8 @@ export interface AttemptDeps {
   runSpentBefore: number;
   /** SDK options for `plan`, with `sessionStore` as the store the SDK talks to. */
   options(plan: AttemptPlan, sessionStore: SessionStore): Options;
+  /** The loaded configuration: its credential values never reach the store (a tool result may print them). */
+  env?: Env | null;
 }
 
 /** Runs one attempt of `run`; never throws. */
@@ -73,7 +78,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   else run.controller.signal.addEventListener('abort', onRunAbort, { once: true });
 
   ledger.beginQuery(0);
-  const store = observeStore(deps.store, {
+  const store = observeStore(redactingStore(deps.store, credentialValues(deps.env ?? {})), {
     onAppend(_key, entries) {
       let added = false;
       for (const entry of entries) added = ledger.noteStored(entry) || added;

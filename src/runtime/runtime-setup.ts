@@ -17,9 +17,11 @@ import { delegateGuard } from '../guards/delegate-guard.js';
 import { mergeHooks, toHooks, type HooksConfig } from '../guards/hooks.js';
 import { whitelistGuard } from '../guards/whitelist-guard.js';
 import { workbenchHooks } from '../guards/workbench-hooks.js';
+import { worktreeWriteGuard } from '../guards/worktree-write-guard.js';
 import type { Workbench } from '../workbench/workbench.js';
 import type { AttemptPlan } from './attempt.js';
 import { Resilience } from './resilience.js';
+import { sessionSandbox } from './session-sandbox.js';
 import type { ResilienceSettings } from './resilience-settings.js';
 
 /** The runtime's fixed part of every attempt's options. */
@@ -88,6 +90,7 @@ export function attemptOptions(
     verbatim: plan.verbatim,
     // An outside workbench must be authorised, or writes to it are refused (measured in the reference).
     addDirectories: workbench !== null && workbench.external ? [workbench.root] : [],
+    sandbox: sessionSandbox(context, spec),
     onWarning: (code, detail) =>
       onEvent?.({
         kind: 'warning',
@@ -111,17 +114,25 @@ function gateHooks(context: AttemptContext, spec: AgentSpec, onEvent: EventSink 
     ? null
     : whitelistGuard(allowed, { role: spec.name, approve: spec.permissionMode !== 'plan' });
   const agents = spec.agents ?? {};
+  const isolate = isolatedRoles(agents);
   const agentInput = agentInputGuard({
-    isolate: isolatedRoles(agents),
+    isolate,
     allowBackground: spec.backgroundAgents,
+    // A coordinator dispatches its own workers only: a built-in type would run unwalled in the main checkout.
+    dispatchable: spec.delegateOnly ? new Set(Object.keys(agents)) : null,
   });
   const workbench = context.workbench;
+  const worktreeWrite = worktreeWriteGuard({
+    isolate,
+    workspace: context.workspace,
+    alsoWritable: workbench === null ? [] : [workbench.root],
+  });
   if (workbench === null) {
     const delegate = spec.delegateOnly ? delegateGuard({ allowGlance: spec.glance }) : null;
-    return toHooks(delegate, agentInput, whitelist);
+    return toHooks(delegate, agentInput, worktreeWrite, whitelist);
   }
   return mergeHooks(
-    toHooks(agentInput),
+    toHooks(agentInput, worktreeWrite),
     workbenchHooks(workbench, {
       delegateOnly: spec.delegateOnly,
       spillThreshold: context.spillThreshold,

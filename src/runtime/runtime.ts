@@ -43,6 +43,7 @@ import { Workbench } from '../workbench/workbench.js';
 import { ContextWatermark } from './context-watermark.js';
 import { HandoffPolicy } from './handoff-policy.js';
 import { IndexRelay } from './index-relay.js';
+import { unsandboxedWarning } from './session-sandbox.js';
 
 export type { RunOptions, RuntimeOptions } from './runtime-options.js';
 
@@ -89,6 +90,8 @@ export class Runtime {
   #closed = false;
   /** The workbench block last sent to each session (decision 20). */
   readonly #indexSent = new Map<string, string>();
+  /** The unsandboxed-shell warning is given once per runtime, at its first step. */
+  #sandboxChecked = false;
 
   /** Throws `FlowerError` `CREDENTIALS_MISSING` (with the four-line message) before touching the disk. */
   constructor(options: RuntimeOptions) {
@@ -169,6 +172,11 @@ export class Runtime {
     else options.signal?.addEventListener('abort', onAbort, { once: true });
     if (this.handoff.enabled) step.handoff = new ContextWatermark(this.handoff, { lang: this.#lang });
     this.#current = step;
+    if (!this.#sandboxChecked) {
+      this.#sandboxChecked = true;
+      const warning = unsandboxedWarning(this.#env, this.#lang);
+      if (warning !== null) step.emit(warning);
+    }
     try {
       if (options.resume) await this.#completeAbandoned(options.resume);
       await runLoop(

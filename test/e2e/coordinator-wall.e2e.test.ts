@@ -110,6 +110,46 @@ describe('the coordinator wall (e2e)', () => {
     expect(report?.text).not.toMatch(/Async agent launched/);
   }, 90_000);
 
+  test('dispatches only the workers it was given: a built-in agent type is denied', async () => {
+    const {
+      server,
+      scratch,
+      runtime: runtimeWith,
+    } = await setUp(
+      scriptTurns({
+        main: [
+          message([
+            toolUse(
+              'Agent',
+              { description: 'do it', prompt: 'Make gp.txt.', subagent_type: 'general-purpose' },
+              'builtin',
+            ),
+            toolUse('Agent', { description: 'do it', prompt: 'Make gp.txt.' }, 'untyped'),
+          ]),
+          message([text('Refused.')]),
+        ],
+        // What a dispatched agent would do, were it let through.
+        subagent: [
+          message([toolUse('Write', { file_path: 'gp.txt', content: 'x' })]),
+          message([text('Conclusion: made gp.txt.')]),
+        ],
+      }),
+    );
+    gitWorkspace(scratch.workspace);
+    const runtime = runtimeWith({ workbench: false });
+    const spec = coordinator('coordinator', '', { coder: worker('Writes code.', 'Implement it.') });
+
+    const result = await runtime.run(spec, 'Make gp.txt.');
+
+    expect(result.error).toBeNull();
+    for (const id of ['builtin', 'untyped']) {
+      const seen = seenToolResult(server, id);
+      expect(seen?.isError, `${id}: ${seen?.text}`).toBe(true);
+      expect(seen?.text, id).toMatch(/subagent_type to one of coder/);
+    }
+    expect(existsSync(join(scratch.workspace, 'gp.txt'))).toBe(false);
+  }, 90_000);
+
   test('refuses isolated workers outside a git repository before any request is made', async () => {
     const { server, runtime: runtimeWith } = await setUp(scriptTurns({ main: [] }));
     const runtime = runtimeWith();

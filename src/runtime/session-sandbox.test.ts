@@ -1,0 +1,48 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { mainCheckoutWall, unsandboxedWarning } from './session-sandbox.js';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('mainCheckoutWall', () => {
+  test('walls every entry except the writable paths, walking into the folders that hold them', () => {
+    const root = mkdtempSync(join(tmpdir(), 'flower-wall-'));
+    made.push(root);
+    for (const folder of [
+      '.git/objects',
+      '.claude/worktrees/agent-1',
+      '.claude/agents',
+      'src',
+      'runs/tmp',
+      'runs/claude',
+    ])
+      mkdirSync(join(root, folder), { recursive: true });
+    writeFileSync(join(root, 'README.md'), 'hi\n');
+    writeFileSync(join(root, 'runs', 'sessions.db'), '');
+    const writable = [join(root, '.git'), join(root, '.claude', 'worktrees'), join(root, 'runs', 'tmp')];
+
+    expect(mainCheckoutWall(root, writable).sort()).toEqual(
+      [
+        join(root, '.claude', 'agents'),
+        join(root, 'README.md'),
+        join(root, 'runs', 'claude'),
+        join(root, 'runs', 'sessions.db'),
+        join(root, 'src'),
+      ].sort(),
+    );
+  });
+});
+
+describe('unsandboxedWarning', () => {
+  test('is a shell_not_sandboxed warning naming the reason when the sandbox cannot run', () => {
+    const warning = unsandboxedWarning({ PATH: '/nonexistent-flower-path' }, 'en');
+    expect(warning).toMatchObject({ kind: 'warning', code: 'shell_not_sandboxed', step: null });
+    expect(warning?.detail).toMatch(/bubblewrap/);
+    expect(warning?.text).toMatch(/unsandboxed/);
+  });
+});
