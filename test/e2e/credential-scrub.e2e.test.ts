@@ -4,8 +4,16 @@
 // own transcript folder included) and in no request body. Where the shell does print a credential (here: a
 // file holding it), the store writes a fixed marker in its place. Real SDK and binary, fake API.
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { agentSpec } from '../../src/agent/agent-spec.js';
 import { sandboxSupport } from '../../src/agent/sandbox-support.js';
@@ -34,6 +42,21 @@ function filesHolding(root: string, needle: string, skip: readonly string[] = []
   };
   walk(root);
   return found;
+}
+
+/**
+ * A PATH holding every program of `path` except bubblewrap (a folder of links under `root`): the machine
+ * as it is where the sandbox cannot run.
+ */
+function pathWithoutBubblewrap(path: string, root: string): string {
+  const bin = join(root, 'bin-without-bwrap');
+  mkdirSync(bin);
+  for (const folder of path.split(delimiter).filter((entry) => entry !== '' && existsSync(entry))) {
+    for (const name of readdirSync(folder)) {
+      if (name !== 'bwrap' && !existsSync(join(bin, name))) symlinkSync(join(folder, name), join(bin, name));
+    }
+  }
+  return bin;
 }
 
 function markers(): { key: string; token: string } {
@@ -132,6 +155,48 @@ describe('credential scrub (e2e)', () => {
       .filter((name) => name.startsWith('sessions.db'))
       .map((name) => readFileSync(join(runDir, name)));
     expect(database.length).toBeGreaterThan(0);
+    expect(database.some((bytes) => bytes.includes(key))).toBe(false);
+    expect(database.some((bytes) => bytes.includes(REDACTED_CREDENTIAL))).toBe(true);
+  }, 90_000);
+
+  test('without a sandbox flower says so once, and the store still never holds a credential', async () => {
+    const { key } = markers();
+    const {
+      server,
+      scratch,
+      runtime: runtimeWith,
+    } = await setUp(
+      scriptTurns({
+        main: [
+          message([toolUse('Bash', { command: 'printenv', description: 'look' }, 'printenv')]),
+          message([text('Done.')]),
+          message([text('Done again.')]),
+        ],
+      }),
+    );
+    scratch.env['ANTHROPIC_API_KEY'] = key;
+    scratch.env['PATH'] = pathWithoutBubblewrap(scratch.env['PATH'] ?? '', scratch.dir);
+    const events: FlowerEvent[] = [];
+    const runtime = runtimeWith({ workbench: false });
+    const spec = agentSpec({ name: 'looker', instructions: '', allowedTools: ['Bash'] });
+
+    const first = await runtime.run(spec, 'Look.', { onEvent: (event) => events.push(event) });
+    const second = await runtime.run(spec, 'Look again.', { onEvent: (event) => events.push(event) });
+    runtime.close();
+
+    expect(first.error).toBeNull();
+    expect(second.error).toBeNull();
+    const warnings = events.filter(
+      (event) => event.kind === 'warning' && event.code === 'shell_not_sandboxed',
+    );
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.text).toMatch(/bubblewrap/);
+    // The shell did print the key here; the store kept the marker instead.
+    expect(seenToolResult(server, 'printenv')?.text).toContain(`ANTHROPIC_API_KEY=${key}`);
+    const runDir = join(scratch.workspace, 'runs');
+    const database = readdirSync(runDir)
+      .filter((name) => name.startsWith('sessions.db'))
+      .map((name) => readFileSync(join(runDir, name)));
     expect(database.some((bytes) => bytes.includes(key))).toBe(false);
     expect(database.some((bytes) => bytes.includes(REDACTED_CREDENTIAL))).toBe(true);
   }, 90_000);
