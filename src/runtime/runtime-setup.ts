@@ -15,6 +15,7 @@ import type { EventSink } from '../events/flower-event.js';
 import { agentInputGuard, isolatedRoles } from '../guards/agent-input-guard.js';
 import { delegateGuard } from '../guards/delegate-guard.js';
 import { mergeHooks, toHooks, type HooksConfig } from '../guards/hooks.js';
+import { journalHooks, type CallRecorder } from '../guards/journal-hook.js';
 import { whitelistGuard } from '../guards/whitelist-guard.js';
 import { workbenchHooks } from '../guards/workbench-hooks.js';
 import { worktreeWriteGuard } from '../guards/worktree-write-guard.js';
@@ -38,6 +39,8 @@ export interface AttemptContext {
   spillThreshold: number | null;
   /** Language of warning texts. */
   lang: Lang;
+  /** Where the gate journals each call before it may run (so a resume can show calls a kill lost), or null. */
+  journal?: CallRecorder | null;
 }
 
 /**
@@ -71,7 +74,10 @@ export function attemptOptions(
   sessionStore: SessionStore,
   onEvent: EventSink | null = null,
 ): Options {
-  const hooks = mergeHooks(spec.hooks, gateHooks(context, spec, onEvent));
+  // Claude Code runs no tool before every PreToolUse hook has answered, so the journal's place in the list
+  // does not matter for its promise; last, it leaves the gate first for code that looks the gate up.
+  const journal = context.journal == null ? null : journalHooks(context.journal);
+  const hooks = mergeHooks(spec.hooks, gateHooks(context, spec, onEvent), journal);
   const compact = spec.compact ?? (context.handoff ? new CompactPolicy({ mode: 'no_summary' }) : null);
   const maxBudgetUsd = plan.budget.kind === 'capped' ? plan.budget.capUsd : null;
   const effective: AgentSpec = { ...spec, hooks, compact, maxBudgetUsd };

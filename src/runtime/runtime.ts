@@ -120,6 +120,7 @@ export class Runtime {
         trim: options.trim ?? false,
         ephemeral: options.ephemeral ?? true,
         prune: new PrunePolicy({ keepDenials: options.keepDenials ?? 1 }),
+        journal: true,
       });
   }
 
@@ -330,6 +331,7 @@ export class Runtime {
       workbench: this.workbench,
       spillThreshold: this.spillThreshold,
       lang: this.#lang,
+      journal: this.store instanceof PruningSessionStore ? this.store.toolJournal : null,
     };
   }
 

@@ -20,4 +20,10 @@ export const PLACEHOLDER_TEXT = {
   interrupted: '[The previous turn was interrupted here; this tool produced no result.]',
   /** healOrphans: the synthetic answer to a tool call that never got a result. */
   orphan: '[This step was interrupted and has no result. Redo it if needed.]',
+  /**
+   * Journal recovery: a call the gate let through whose result (or whole call) was lost when flower stopped.
+   * It may have run, so redoing it blindly could repeat its effect.
+   */
+  journalled:
+    '[This call was started before flower stopped and may have completed; its result was lost. Check its effect before running it again.]',
 } as const;

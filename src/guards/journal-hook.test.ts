@@ -1,0 +1,56 @@
+import { describe, expect, test } from 'vitest';
+import type { HookInput } from '../agent/claude-sdk.js';
+import { journalHooks, type RecordedCall } from './journal-hook.js';
+
+function preToolUse(extra: Record<string, unknown> = {}): HookInput {
+  return {
+    hook_event_name: 'PreToolUse',
+    session_id: 'session-1',
+    transcript_path: '/tmp/t.jsonl',
+    cwd: '/workspace',
+    tool_name: 'Bash',
+    tool_input: { command: 'echo 1 >> lines.txt' },
+    tool_use_id: 'toolu_1',
+    ...extra,
+  } as HookInput;
+}
+
+const options = { signal: new AbortController().signal };
+
+describe('journalHooks', () => {
+  test('records every call before answering, and leaves the decision to the other hooks', async () => {
+    const recorded: RecordedCall[] = [];
+    const hooks = journalHooks({ record: (call) => recorded.push(call) }, () => 42);
+    expect(hooks.PreToolUse).toHaveLength(1);
+    expect(hooks.PreToolUse![0]!.matcher).toBeUndefined();
+    const callback = hooks.PreToolUse![0]!.hooks[0]!;
+    expect(await callback(preToolUse({ agent_id: 'agent7' }), 'toolu_1', options)).toEqual({});
+    expect(recorded).toEqual([
+      {
+        sessionId: 'session-1',
+        toolUseId: 'toolu_1',
+        agentId: 'agent7',
+        toolName: 'Bash',
+        input: { command: 'echo 1 >> lines.txt' },
+        startedAt: 42,
+      },
+    ]);
+  });
+
+  test('passes without recording a call it could not match to a transcript', async () => {
+    const recorded: RecordedCall[] = [];
+    const callback = journalHooks({ record: (call) => recorded.push(call) }).PreToolUse![0]!.hooks[0]!;
+    await callback(preToolUse({ session_id: '' }), undefined, options);
+    await callback(preToolUse({ tool_use_id: '' }), undefined, options);
+    expect(recorded).toEqual([]);
+  });
+
+  test('a journal that cannot be written does not block the call', async () => {
+    const hooks = journalHooks({
+      record: () => {
+        throw new Error('disk full');
+      },
+    });
+    expect(await hooks.PreToolUse![0]!.hooks[0]!(preToolUse(), 'toolu_1', options)).toEqual({});
+  });
+});

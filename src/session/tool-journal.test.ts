@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { TranscriptBuilder } from '../../test/fixtures/transcripts/transcript-builder.js';
+import { PLACEHOLDER_TEXT } from './placeholder-text.js';
+import { PruningSessionStore } from './pruning-session-store.js';
+import { SqliteSessionStore } from './sqlite-session-store.js';
+import { ToolJournal, type JournalledCall } from './tool-journal.js';
+import { validateTranscript } from './validate-transcript.js';
+
+let directory: string;
+const closers: Array<{ close(): void }> = [];
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'flower-journal-'));
+});
+afterEach(() => {
+  for (const item of closers.splice(0)) item.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function opened<T extends { close(): void }>(item: T): T {
+  closers.push(item);
+  return item;
+}
+
+const call = (toolUseId: string, agentId: string | null, startedAt: number): JournalledCall => ({
+  sessionId: 'session-1',
+  toolUseId,
+  agentId,
+  toolName: 'Bash',
+  input: { command: `echo ${toolUseId}` },
+  startedAt,
+});
+
+describe('ToolJournal', () => {
+  test('keeps each call once, per thread, oldest first, and across connections', () => {
+    const path = join(directory, 'sessions.db');
+    const journal = opened(new ToolJournal(path));
+    journal.record(call('toolu_b', null, 20));
+    journal.record(call('toolu_a', null, 10));
+    journal.record(call('toolu_sub', 'agent7', 15));
+    journal.record({ ...call('toolu_a', null, 99), toolName: 'Write' });
+    // Another connection (the next process) reads what this one committed, without a close in between.
+    const reader = opened(new ToolJournal(path));
+    expect(reader.callsOf('session-1', null)).toEqual([call('toolu_a', null, 10), call('toolu_b', null, 20)]);
+    expect(reader.callsOf('session-1', 'agent7')).toEqual([call('toolu_sub', 'agent7', 15)]);
+    expect(reader.callsOf('session-2', null)).toEqual([]);
+  });
+
+  test('lives beside the transcripts: the session store still opens the database', () => {
+    const path = join(directory, 'sessions.db');
+    opened(new ToolJournal(path)).record(call('toolu_a', null, 1));
+    const store = opened(new SqliteSessionStore(path));
+    expect(store.projects()).toEqual([]);
+  });
+});
+
+describe('PruningSessionStore with a journal', () => {
+  test('shows a journalled call the stored transcript lacks, and leaves the stored rows alone', async () => {
+    const path = join(directory, 'sessions.db');
+    const store = opened(new PruningSessionStore(path, join(directory, 'workspace'), { journal: true }));
+    const transcript = new TranscriptBuilder();
+    transcript.prompt('go');
+    transcript.bash('echo 0 >> lines.txt', '');
+    const sessionId = String(transcript.entries[0]!['sessionId']);
+    const key = { projectKey: '-workspace', sessionId };
+    await store.append(key, transcript.entries);
+    store.toolJournal!.record({ ...call('toolu_lost', null, Date.UTC(2026, 0, 1, 1)), sessionId });
+    store.toolJournal!.record({ ...call('toolu_sub', 'agent7', Date.UTC(2026, 0, 1, 1)), sessionId });
+
+    const loaded = (await store.load(key)) ?? [];
+    expect(loaded).toHaveLength(transcript.entries.length + 2);
+    expect(JSON.stringify(loaded.at(-1))).toContain(JSON.stringify(PLACEHOLDER_TEXT.journalled));
+    expect(JSON.stringify(loaded)).not.toContain('toolu_sub');
+    expect(validateTranscript(loaded)).toEqual([]);
+    expect(store.reportFor(key)?.healed).toBe(1);
+    const raw = opened(new SqliteSessionStore(path, { readonly: true }));
+    expect(await raw.load(key)).toEqual(transcript.entries);
+  });
+
+  test('shows nothing extra without a journal', async () => {
+    const store = opened(
+      new PruningSessionStore(join(directory, 'sessions.db'), join(directory, 'workspace')),
+    );
+    expect(store.toolJournal).toBeNull();
+  });
+});

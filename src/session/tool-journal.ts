@@ -1,0 +1,163 @@
+/**
+ * `ToolJournal`: a durable record of every tool call flower's permission gate let through, kept in a table
+ * of its own (`tool_calls`) beside the transcripts in `sessions.db`.
+ *
+ * Why: Claude Code mirrors a transcript to the store a little after the fact. A process killed in that gap
+ * leaves a tool that has run (its effect is on disk) without the `tool_use` that asked for it, and the
+ * resumed model, seeing no trace of the call, asks again. The gate sees every call before it runs, so a row
+ * written there, synchronously, before the gate answers, survives any kill that the tool's effect survives.
+ * The load pipeline shows a journalled call the stored transcript lacks (see `journal-recovery.ts`).
+ *
+ * @module
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+import { prepareWritableDatabase } from './schema.js';
+import { openSqlite, type SqliteConnection, type SqliteStatement } from './sqlite-driver.js';
+import { explainStoreError } from './store-errors.js';
+import { DEFAULT_BUSY_TIMEOUT_MS } from './sqlite-session-store-options.js';
+
+/**
+ * The journal's table. Not part of the transcript schema the Python flower shares: a database without it
+ * is still a complete store, and a store that never opens the journal never creates it. One row per call;
+ * `agent_id` is null for the main thread; `started_at` is epoch milliseconds.
+ */
+export const TOOL_JOURNAL_SQL = `CREATE TABLE IF NOT EXISTS tool_calls (
+    session_id  TEXT NOT NULL,
+    tool_use_id TEXT NOT NULL,
+    agent_id    TEXT,
+    tool_name   TEXT NOT NULL,
+    input       TEXT NOT NULL,
+    started_at  INTEGER NOT NULL,
+    PRIMARY KEY (session_id, tool_use_id)
+)`;
+
+/** One tool call as the gate let it through. */
+export interface JournalledCall {
+  /** The session the call belongs to (the hook's `session_id`). */
+  sessionId: string;
+  /** The call's `tool_use` id. */
+  toolUseId: string;
+  /** The subagent that made the call, or null for the main thread. */
+  agentId: string | null;
+  /** The tool's name. */
+  toolName: string;
+  /** The tool's input, as the gate saw it. */
+  input: Record<string, unknown>;
+  /** When the gate let it through (epoch ms). */
+  startedAt: number;
+}
+
+/** The journal as the load pipeline reads it. */
+export interface ToolJournalReader {
+  /** The calls journalled for one thread of a session (`agentId` null: the main thread), oldest first. */
+  callsOf(sessionId: string, agentId: string | null): JournalledCall[];
+}
+
+/**
+ * The `tool_calls` table on its own connection to `sessions.db`. Every method is synchronous: `record`
+ * returns only after the row is committed, in the same WAL mode and `synchronous` level as the store, which
+ * survives the death of the process (the operating system still holds what was written) though not a power
+ * loss in the same instant.
+ */
+export class ToolJournal implements ToolJournalReader {
+  /** Absolute path of the database file. */
+  readonly path: string;
+
+  #connection: SqliteConnection | null;
+  readonly #insert: SqliteStatement;
+  readonly #select: SqliteStatement;
+
+  /** Opens (creating the file and table if needed) the journal in the database at `path`. */
+  constructor(path: string, options: { busyTimeoutMs?: number } = {}) {
+    this.path = resolve(path);
+    mkdirSync(dirname(this.path), { recursive: true });
+    const connection = openSqlite(this.path, {
+      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    });
+    try {
+      // The store's own preparation first (WAL, synchronous level, transcript tables): the journal only ever
+      // lives in a session store, and a file holding nothing but its table would not read as one.
+      prepareWritableDatabase(connection);
+      connection.exec(TOOL_JOURNAL_SQL);
+      // A retried hook for the same call keeps the first row: the first is when it was let through.
+      this.#insert = connection.prepare(
+        'INSERT OR IGNORE INTO tool_calls (session_id, tool_use_id, agent_id, tool_name, input, started_at) ' +
+          'VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      this.#select = connection.prepare(
+        'SELECT session_id, tool_use_id, agent_id, tool_name, input, started_at FROM tool_calls ' +
+          'WHERE session_id = ? AND agent_id IS ? ORDER BY started_at, rowid',
+      );
+    } catch (error) {
+      connection.close();
+      throw explainStoreError(this.path, error);
+    }
+    this.#connection = connection;
+  }
+
+  /** Commits one call. Returns after the row is in the database file's write-ahead log. */
+  record(call: JournalledCall): void {
+    this.#open();
+    this.#insert.run(
+      call.sessionId,
+      call.toolUseId,
+      call.agentId,
+      call.toolName,
+      JSON.stringify(call.input),
+      Math.round(call.startedAt),
+    );
+  }
+
+  /** The calls journalled for one thread of a session, oldest first. Rows with unreadable input are skipped. */
+  callsOf(sessionId: string, agentId: string | null): JournalledCall[] {
+    this.#open();
+    const calls: JournalledCall[] = [];
+    for (const row of this.#select.all(sessionId, agentId) as JournalRow[]) {
+      const input = parseInput(row.input);
+      if (input === null) continue;
+      calls.push({
+        sessionId: row.session_id,
+        toolUseId: row.tool_use_id,
+        agentId: row.agent_id,
+        toolName: row.tool_name,
+        input,
+        startedAt: row.started_at,
+      });
+    }
+    return calls;
+  }
+
+  /** Closes the connection. Idempotent. */
+  close(): void {
+    const connection = this.#connection;
+    this.#connection = null;
+    connection?.close();
+  }
+
+  #open(): SqliteConnection {
+    if (this.#connection === null) throw new Error(`The tool journal in ${this.path} is closed.`);
+    return this.#connection;
+  }
+}
+
+interface JournalRow {
+  session_id: string;
+  tool_use_id: string;
+  agent_id: string | null;
+  tool_name: string;
+  input: string;
+  started_at: number;
+}
+
+function parseInput(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
