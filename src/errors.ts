@@ -22,6 +22,7 @@ export type FlowerErrorCode =
   | 'TARGET_NO_EXPORT'
   | 'TS_LOADER_MISSING'
   | 'RUNTIME_BUSY'
+  | 'SESSION_IN_USE'
   | 'MISSING_SESSION'
   | 'STEP_FAILED'
   | 'BUDGET_EXHAUSTED'

@@ -35,4 +35,6 @@ export type {
   SessionStore,
   SessionStoreEntry,
   SessionSummaryEntry,
+  SpawnedProcess,
+  SpawnOptions,
 } from '@anthropic-ai/claude-agent-sdk';

@@ -125,6 +125,16 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'fail.rateLimited': '! API 正在对这个 key 限流(HTTP 429);稍等一会儿再运行这个命令:{e}',
   'fail.other': '! {e}',
   'once.resume': '会话 {id};接着做可以运行:flower once --resume {id} "..."',
+  'err.sessionInUse':
+    '会话 {id} 正由另一个 flower 接着做(pid {pid},自 {since} 起);等它结束或先停掉它,再运行。',
+  'attach.live':
+    '这次运行正在另一个 flower 里进行(pid {pid},主机 {host},自 {since} 起):这里只旁观,不运行任何步骤。',
+  'attach.stands': '目前进展:',
+  'attach.none': '还没有完成的步骤',
+  'attach.running': '进行中',
+  'attach.ok': '成功',
+  'attach.failed': '失败',
+  'attach.ask': '想问它什么,可以运行:flower ask "..."',
 
   'trim.report.nothing': '未做裁剪',
   'trim.report.cleared': '归档了 {cleared} 个旧的工具结果(保留最近 {kept} 个大结果),约省 {tokens} tokens',

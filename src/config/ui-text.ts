@@ -148,6 +148,16 @@ export const EN_CATALOG = {
     '! The API is rate limiting this key (HTTP 429); wait a little and run the command again: {e}',
   'fail.other': '! {e}',
   'once.resume': 'Session {id}; continue it with: flower once --resume {id} "..."',
+  'err.sessionInUse':
+    'Session {id} is being continued by another flower (pid {pid}, since {since}); wait for it to end or stop it, then run again.',
+  'attach.live':
+    'This run is live in another flower (pid {pid} on {host}, since {since}): watching only, no step runs here.',
+  'attach.stands': 'Where it stands:',
+  'attach.none': 'no step has finished yet',
+  'attach.running': 'running',
+  'attach.ok': 'ok',
+  'attach.failed': 'failed',
+  'attach.ask': 'Ask it something with: flower ask "..."',
 
   // The load report after a resume (session trimming; `trimReport` joins the non-zero parts).
   'trim.report.nothing': 'Nothing trimmed',

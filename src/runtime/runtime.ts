@@ -43,6 +43,9 @@ import { Workbench } from '../workbench/workbench.js';
 import { ContextWatermark } from './context-watermark.js';
 import { HandoffPolicy } from './handoff-policy.js';
 import { IndexRelay } from './index-relay.js';
+import { tiedSpawn } from '../agent/tied-spawn.js';
+import type { Options } from '../agent/claude-sdk.js';
+import { OWN_TOKEN, RunProcesses } from './run-processes.js';
 import { unsandboxedWarning } from './session-sandbox.js';
 
 export type { RunOptions, RuntimeOptions } from './runtime-options.js';
@@ -88,6 +91,8 @@ export class Runtime {
   readonly #portable: boolean;
   #current: StepRun | null = null;
   #closed = false;
+  /** This process's record in `processes.json`: children to end after a crash, sessions it holds. */
+  readonly #processes: RunProcesses;
   /** The workbench block last sent to each session (decision 20). */
   readonly #indexSent = new Map<string, string>();
   /** The unsandboxed-shell warning is given once per runtime, at its first step. */
@@ -107,6 +112,7 @@ export class Runtime {
     for (const directory of [this.runDir, join(this.runDir, 'claude'), join(this.runDir, 'tmp')]) {
       mkdirSync(directory, { recursive: true });
     }
+    this.#processes = new RunProcesses(this.runDir, this.runId);
     this.budgetUsd = options.budgetUsd ?? null;
     this.workbench = workbenchFrom(options.workbench, this.workspace, this.runDir);
     this.workbench?.ensure();
@@ -162,8 +168,12 @@ export class Runtime {
       );
     }
     this.#prepareIsolation(spec);
+    this.#claimResume(options.resume ?? null);
     const step = new StepRun(options.stepName ?? spec.name, options.onEvent ?? null, {
-      onSession: (sessionId) => this.onSession?.(sessionId),
+      onSession: (sessionId) => {
+        this.#processes.claimSession(sessionId);
+        this.onSession?.(sessionId);
+      },
       onHandoff: (stepName, path, sha256) => this.onHandoff?.(stepName, path, sha256),
       persist: () => this.#persist(step),
       uiErrors: this.uiErrors,
@@ -197,7 +207,9 @@ export class Runtime {
           wantedModel: wantedModel(spec, this.#env),
           runSpentBefore: this.#spent(),
           options: (plan, sessionStore) =>
-            attemptOptions(this.#attemptContext(), spec, plan, sessionStore, (event) => step.emit(event)),
+            this.#tie(
+              attemptOptions(this.#attemptContext(), spec, plan, sessionStore, (event) => step.emit(event)),
+            ),
           relay:
             this.workbench !== null && spec.workbench
               ? new IndexRelay(this.workbench, this.#indexSent)
@@ -267,6 +279,7 @@ export class Runtime {
         step.controller.abort();
       }
       this.#persist(null);
+      this.#processes.leave();
     } catch {
       // A rescue runs while the process is dying; there is nobody left to tell.
     }
@@ -281,6 +294,7 @@ export class Runtime {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#processes.leave();
     try {
       this.store.close();
     } catch (error) {
@@ -299,6 +313,35 @@ export class Runtime {
       throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: this.workspace }, this.#lang));
     }
     excludeWorktrees(this.workspace);
+  }
+
+  /**
+   * Before a step: ends what a dead flower left running on this run directory (its Claude Code children
+   * and their tools, which would otherwise go on working unsupervised beside this process), then claims the
+   * session to resume. Throws `SESSION_IN_USE` when a live process is resuming it now: two processes
+   * continuing one session would interleave their turns.
+   */
+  #claimResume(sessionId: string | null): void {
+    this.#processes.enter();
+    if (sessionId === null) return;
+    const claim = this.#processes.claimSession(sessionId);
+    if (claim.kind === 'in-use') {
+      const since = new Date(claim.holder.since * 1000).toISOString().slice(0, 19).replace('T', ' ');
+      throw new FlowerError(
+        'SESSION_IN_USE',
+        uiText('err.sessionInUse', { id: sessionId, pid: claim.holder.pid, since }, this.#lang),
+      );
+    }
+  }
+
+  /** Every child this runtime starts is tied to this process and recorded (see `tiedSpawn`). */
+  #tie(options: Options): Options {
+    options.spawnClaudeCodeProcess = tiedSpawn({
+      token: OWN_TOKEN,
+      onSpawn: (pid) => this.#processes.addChild(pid),
+      onExit: (pid) => this.#processes.removeChild(pid),
+    });
+    return options;
   }
 
   #spent(): number {

@@ -12,11 +12,15 @@
  *
  * @module
  */
-import { resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load-config.js';
 import { uiText, type Lang } from '../../config/ui-text.js';
 import { FlowerError } from '../../errors.js';
+import type { TerminalRenderer } from '../../render/terminal-renderer.js';
 import { HandoffPolicy } from '../../runtime/handoff-policy.js';
+import { readManifest } from '../../runtime/manifest.js';
+import { RunProcesses, type ProcessRecord } from '../../runtime/run-processes.js';
 import { wakeState } from '../../runtime/wake-state.js';
 import { isGitWorkTree } from '../../workbench/git-work-tree.js';
 import { buildStarter } from '../../workflow/starter-flow.js';
@@ -26,6 +30,7 @@ import type { GlobalOptions, GoOptions } from '../program.js';
 import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import { readStartupLine } from '../startup-prompt.js';
 import { wakeBanner } from '../wake-banner.js';
+import { attachLines } from '../attach-lines.js';
 
 /** What `/new` typed at the startup prompt means: start over, as `--new` does. */
 export const NEW_COMMAND = '/new';
@@ -59,6 +64,11 @@ export async function goCommand(
   if (isolate && !isGitWorkTree(workspace)) {
     throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: workspace }, lang));
   }
+  // A run driven by another live flower is only watched: two drivers would both run every step.
+  const directory = runDir ?? join(existsSync(workspace) ? realpathSync(workspace) : workspace, 'runs');
+  const processes = new RunProcesses(directory, 'go');
+  const live = processes.goHolder();
+  if (live !== null) return attach(live, directory, startup.renderer, lang);
   const wake = wakeState(workspace, { ...(runDir === undefined ? {} : { runDir }), isolate });
   const fresh = options.new === true;
   const given = (ask ?? '').trim();
@@ -70,6 +80,10 @@ export async function goCommand(
     renderer.line(wakeBanner(wake, { workspace, env: config.env, lang, color: startup.color }));
     if (options.clarifyOnly === true) renderer.print(uiText('note.clarifyOnly', {}, lang), 'dim');
   }
+
+  // Claimed under the lock before anything is changed (`--new` archives): of two starts, one attaches.
+  const holder = processes.enter({ go: true });
+  if (holder !== null) return attach(holder, directory, startup.renderer, lang);
 
   const starter = buildStarter(request.ask, {
     workspace,
@@ -94,6 +108,16 @@ export async function goCommand(
     workbench: starter.workbench,
   });
   return driveWorkflow({ workflow: starter.workflow, runtime, startup, context, started });
+}
+
+/**
+ * Prints that the run is live elsewhere, where it stands and how to ask it something; runs no step.
+ * Exit code 0: nothing failed, this flower just has nothing to do.
+ */
+function attach(holder: ProcessRecord, runDir: string, renderer: TerminalRenderer, lang: Lang): number {
+  for (const line of attachLines(holder, readManifest(runDir), lang)) renderer.print(line);
+  renderer.close();
+  return 0;
 }
 
 /**
