@@ -130,7 +130,7 @@ describe('worktree isolation (e2e)', () => {
     notebookOutside.notebook_path = join(scratch.dir, 'outside.ipynb');
     readNotebook.file_path = notebookOutside.notebook_path;
     writeFileSync(notebookOutside.notebook_path, NOTEBOOK);
-    bashMain.command = `echo leaked > ${join(workspace, 'x', 'keep.txt')}`;
+    bashMain.command = `echo leaked > ${join(workspace, 'x', 'keep.txt')}; echo leaked > ${join(scratch.dir, 'bash-outside.txt')}`;
     const workbench = benchFor(workspace, { isolate: true });
     const runtime = runtimeWith({ workbench });
     const spec = coordinator('coordinator', '', {
@@ -156,9 +156,11 @@ describe('worktree isolation (e2e)', () => {
     expect(existsSync(join(scratch.dir, 'outside.txt'))).toBe(false);
     expect(readFileSync(join(scratch.dir, 'outside.ipynb'), 'utf8')).toBe(NOTEBOOK);
     if (sandboxSupport(scratch.env['PATH'] ?? '').available) {
-      // The worker's Bash runs in Claude Code's sandbox, where the main checkout's files are read-only.
+      // The worker's Bash runs in Claude Code's sandbox: the main checkout's files and everything outside the
+      // allowed folders are read-only.
       expect(seenToolResult(server, 'bash-main')?.text).toMatch(/Read-only file system/);
       expect(readFileSync(join(workspace, 'x', 'keep.txt'), 'utf8')).toBe('keep\n');
+      expect(existsSync(join(scratch.dir, 'bash-outside.txt'))).toBe(false);
     }
   }, 90_000);
 });
