@@ -2,6 +2,9 @@
 // Each benchmark file also runs alone (`node bench/<name>.mjs`).
 import process from 'node:process';
 
+import { runManifestWritesBench } from './manifest-writes.mjs';
 import { runSessionLoadBench } from './session-load.mjs';
 
-await runSessionLoadBench({ json: process.argv.includes('--json') });
+const json = process.argv.includes('--json');
+await runSessionLoadBench({ json });
+await runManifestWritesBench({ json });
