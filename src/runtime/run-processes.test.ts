@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { OWNER_TOKEN_VARIABLE } from '../agent/tied-spawn.js';
 import {
   FOREIGN_STALE_S,
+  HEARTBEAT_S,
   isLive,
   isRunning,
   OWN_TOKEN,
@@ -135,5 +136,23 @@ describe('RunProcesses', () => {
     expect(processes.goHolder()).toBeNull();
     processes.leave();
     expect(onDisk()).toEqual([]);
+  });
+
+  test('the heartbeat refreshes the record, and never brings back one that was removed', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    try {
+      const holder = new RunProcesses(runDir, 'test');
+      holder.enter({ go: true });
+      const first = onDisk()[0]!.beat;
+      vi.advanceTimersByTime(HEARTBEAT_S * 1000);
+      expect(onDisk()[0]!.beat).toBe(first + HEARTBEAT_S);
+      // Another instance for the same directory in this process (the runtime's) removes the record.
+      new RunProcesses(runDir, 'test').leave();
+      vi.advanceTimersByTime(HEARTBEAT_S * 1000);
+      expect(onDisk()).toEqual([]);
+      holder.leave();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

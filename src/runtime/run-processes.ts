@@ -241,8 +241,12 @@ export class RunProcesses {
   #startHeartbeat(): void {
     if (this.#heartbeat !== null) return;
     this.#heartbeat = setInterval(() => {
+      // Only a record that is still there is refreshed: one removed by leave() (perhaps through another
+      // instance for the same directory) must not come back.
       this.#change((records) => {
-        this.#own(records).beat = Math.floor(Date.now() / 1000);
+        const own = records.find((record) => this.#isSelf(record));
+        if (own === undefined) return undefined;
+        own.beat = Math.floor(Date.now() / 1000);
         return records;
       });
     }, HEARTBEAT_S * 1000);
