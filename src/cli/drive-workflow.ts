@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { incompleteNote, RecordedFailures } from './recorded-failures.js';
 import { uiText } from '../config/ui-text.js';
 import { Verdict } from '../roles/verdict.js';
 import { HumanChannel } from '../human/human-channel.js';
@@ -38,6 +39,8 @@ export interface DrivenWorkflow {
   run(rt: Runtime, options?: { onEvent?: EventSink | null }): Promise<Ctx>;
   /** The human channel its agents ask through; the live input line answers it. */
   readonly channel?: unknown;
+  /** Failures it recorded instead of throwing (a `Workflow` has them); shown as warnings. */
+  readonly uiErrors?: readonly string[];
 }
 
 /** Options of {@link driveWorkflow}. */
@@ -70,9 +73,13 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
 
   const window = new RecentWindow();
   const teed = teeEvents(renderer, runtime.runDir);
+  const failures = new RecordedFailures(recordedLists(runtime, workflow, channel), (failure) =>
+    renderer.print(uiText('warn.recordFailed', { e: failure }, lang), 'yellow'),
+  );
   const sink = (event: FlowerEvent): void => {
     window.sink(event);
     teed.sink(event);
+    failures.flush();
   };
   const asides = new Set<Promise<OracleAnswer>>();
   const onSide = (question: string): void => {
@@ -127,6 +134,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
     startup.output.redirect(null);
     teed.close();
     runtime.close();
+    failures.flush();
   }
   // Quit by Ctrl-C (or killed by a signal): the rescue wrote the row; nothing more is said.
   if (signals.exitCode !== null) {
@@ -138,13 +146,18 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   const now = context.now ?? Date.now;
   renderer.print('');
   renderer.print(
-    `${uiText('close', { c: runtime.totalCost().toFixed(4), path: runtime.manifestPath }, lang)} · ${formatElapsed((now() - options.started) / 1000)}`,
-    'dim',
+    `${uiText('close', { c: runtime.totalCost().toFixed(4), path: runtime.manifestPath }, lang)} · ${formatElapsed((now() - options.started) / 1000)}${incompleteNote(failures, lang)}`,
+    failures.count === 0 ? 'dim' : 'yellow',
   );
   const failedAt = ctx._failedAt;
   if (failedAt === undefined) {
+    // Every step passed, but what the run wrote down is not what happened: the exit code must say so.
+    if (failures.count > 0) {
+      const vars = { n: failures.count, path: runtime.manifestPath };
+      renderer.print(uiText('err.recordIncomplete', vars, lang), 'red');
+    }
     renderer.close();
-    return 0;
+    return failures.count > 0 ? 1 : 0;
   }
   const result = ctx._results?.[failedAt];
   if (result !== undefined && !result.ok) {
@@ -189,4 +202,16 @@ async function waitForAsides(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The failure lists of the run: the runtime's, the workflow's and its human channel's, when they have one. */
+function recordedLists(
+  runtime: Runtime,
+  workflow: DrivenWorkflow,
+  channel: { uiErrors: readonly string[] } | null,
+): Array<readonly string[]> {
+  const lists: Array<readonly string[]> = [runtime.uiErrors];
+  if (Array.isArray(workflow.uiErrors)) lists.push(workflow.uiErrors);
+  if (channel !== null && Array.isArray(channel.uiErrors)) lists.push(channel.uiErrors);
+  return lists;
 }

@@ -46,8 +46,17 @@ export async function explainFailure(
     case 'rate_limited':
       renderer.print(uiText('fail.rateLimited', { e: text.slice(0, 120) }, config.lang), 'red');
       return;
+    case 'spawn':
+      // The Node error may quote the refused value (a secret from .env): show only its first line's head.
+      renderer.print(uiText('fail.spawn', { e: spawnReason(text) }, config.lang), 'red');
+      return;
     case 'other':
       renderer.print(uiText('fail.other', { e: text.slice(0, 200) }, config.lang), 'red');
       return;
   }
+}
+
+/** The part of a spawn failure worth showing: `spawn E2BIG`, or the refusal without the value it quotes. */
+function spawnReason(text: string): string {
+  return text.replace(/\.?\s*Received\b[\s\S]*$/, '').slice(0, 120);
 }

@@ -6,12 +6,15 @@
  */
 
 /** The failure classes the CLI words differently. */
-export type FailureKind = 'credentials' | 'overloaded' | 'rate_limited' | 'other';
+export type FailureKind = 'credentials' | 'overloaded' | 'rate_limited' | 'spawn' | 'other';
 
 // §3.4's pattern (the Chinese alternative matches gateways that answer in Chinese).
 const CREDENTIALS = /401|invalid[_ ]?api[_ ]?key|authentication|unauthorized|无效.*(key|token|密钥)/i;
 const OVERLOADED = /\b529\b|overloaded/i;
 const RATE_LIMITED = /\b429\b|rate.?limit/i;
+// Node could not start the Claude Code child: its environment or arguments were refused.
+const SPAWN =
+  /\bspawn\b.*\b(?:E2BIG|ENOENT|EACCES|ENOEXEC|EPERM)\b|ERR_INVALID_ARG_VALUE|without null bytes/i;
 
 /**
  * The step's error text as §3.4 defines it: the error plus all recorded errors, space-joined. A recorded
@@ -28,5 +31,6 @@ export function classifyFailure(text: string): FailureKind {
   if (CREDENTIALS.test(text)) return 'credentials';
   if (OVERLOADED.test(text)) return 'overloaded';
   if (RATE_LIMITED.test(text)) return 'rate_limited';
+  if (SPAWN.test(text)) return 'spawn';
   return 'other';
 }

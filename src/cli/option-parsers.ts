@@ -15,12 +15,17 @@ export function parseBudget(value: string): number {
   return number;
 }
 
-/** A comma-separated tool list (`-t/--tools`): each item trimmed, empty items dropped. */
+/**
+ * A comma-separated tool list (`-t/--tools`): each item trimmed, empty items dropped. A list with no name
+ * left (`-t ',,,'`) is a usage error: running an agent with no tools at all is never what such a typo meant.
+ */
 export function parseToolList(value: string): string[] {
-  return value
+  const tools = value
     .split(',')
     .map((tool) => tool.trim())
     .filter((tool) => tool !== '');
+  if (tools.length === 0) throw new InvalidArgumentError('Name at least one tool, e.g. -t Read,Grep.');
+  return tools;
 }
 
 /** A whole number of at least `minimum`. */

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AgentMessage } from '../agent/agent-backend.js';
 import { VERSION } from '../config/package-info.js';
+import { projectKey } from '../agent/project-key.js';
 import { readManifest } from '../runtime/manifest.js';
+import { SqliteSessionStore } from '../session/sqlite-session-store.js';
 import { ScriptedBackend, type ScriptedStep } from '../testing/scripted-backend.js';
 import { startCli } from '../../test/support/cli-session.js';
 
@@ -156,7 +158,7 @@ describe('runCli', () => {
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toBe('Hi there.\n');
     expect(outcome.stderr).toContain('  Hi there.\n  - context 36.8K · total $0.00 · 0:00');
-    expect(outcome.stderr).toContain('  + done 1 turns · $0.1474');
+    expect(outcome.stderr).toContain('  + done 1 turn · $0.1474');
     expect(outcome.stderr).toContain('  - context 36.8K · total $0.15');
     expect(outcome.stderr).toContain(`Total cost $0.1474 · manifest ${join(dir, 'runs', 'manifest.json')}`);
     expect(outcome.stderr).toContain('flower once --resume sess-1');
@@ -176,6 +178,10 @@ describe('runCli', () => {
   });
 
   test('passes once options into the agent spec: tools, instructions, permission mode, budget, resume', async () => {
+    // `--resume` names a session the store holds; one it does not is a usage error before anything runs.
+    const store = new SqliteSessionStore(join(dir, 'runs', 'sessions.db'));
+    await store.append({ projectKey: projectKey(dir), sessionId: 'old' }, [{ type: 'user', uuid: 'u0' }]);
+    store.close();
     const outcome = await flower(
       [
         'once',
@@ -247,8 +253,8 @@ describe('runCli', () => {
   });
 
   test('shows any other failure as its error text', async () => {
-    const outcome = await flower(['once', 'hi'], [new Error('spawn claude ENOENT')]);
+    const outcome = await flower(['once', 'hi'], [new Error('the model server said something odd')]);
     expect(outcome.code).toBe(1);
-    expect(outcome.stderr).toContain('! Error: spawn claude ENOENT');
+    expect(outcome.stderr).toContain('! Error: the model server said something odd');
   });
 });

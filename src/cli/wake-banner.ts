@@ -33,7 +33,8 @@ export function wakeBanner(state: WakeState, options: WakeBannerOptions): string
   const { lang } = options;
   const colors = createColors(options.color);
   const bits = [uiText('wake.confirmed', {}, lang)];
-  if (state.checks >= 1) bits.push(uiText('wake.goals', { n: state.checks }, lang));
+  if (state.checks >= 1)
+    bits.push(uiText(state.checks === 1 ? 'wake.goal' : 'wake.goals', { n: state.checks }, lang));
   if (state.context > 0) bits.push(uiText('wake.context', { x: formatContext(state.context) }, lang));
   bits.push(uiText('wake.count', { n: state.woke + 1 }, lang));
   const head = `<- ${uiText('wake.at', { path: displayPath(options.workspace, options.env) }, lang)}`;

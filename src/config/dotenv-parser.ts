@@ -18,9 +18,11 @@ export interface DotenvProblem {
   /**
    * `unpaired-quote`: the value starts or ends with a quote that has no partner; it is kept as written.
    * `no-equals`: a non-comment line without `=`; skipped. `bad-key`: the name is not a valid variable name;
-   * skipped. `unreadable`: the file exists but could not be read.
+   * skipped. `unreadable`: the file exists but could not be read. `nul-byte`: the line holds a NUL byte,
+   * which no environment variable can carry (starting Claude Code with it fails); skipped, and the loader
+   * refuses the file.
    */
-  problem: 'unpaired-quote' | 'no-equals' | 'bad-key' | 'unreadable';
+  problem: 'unpaired-quote' | 'no-equals' | 'bad-key' | 'unreadable' | 'nul-byte';
 }
 
 /** The result of {@link parseDotenv}: the values that claim their keys, and the odd lines. */
@@ -53,11 +55,12 @@ function readValue(raw: string): ValueResult {
 }
 
 type SplitLine =
-  { kind: 'skip' | 'no-equals' | 'bad-key' } | { kind: 'entry'; key: string; rawValue: string };
+  { kind: 'skip' | 'no-equals' | 'bad-key' | 'nul-byte' } | { kind: 'entry'; key: string; rawValue: string };
 
 function splitLine(rawLine: string): SplitLine {
   const line = rawLine.trim();
   if (line === '' || line.startsWith('#')) return { kind: 'skip' };
+  if (line.includes('\0')) return { kind: 'nul-byte' };
   const equals = line.indexOf('=');
   if (equals < 0) return { kind: 'no-equals' };
   const key = line.slice(0, equals).trim().replace(EXPORT_PREFIX, '');

@@ -47,7 +47,7 @@ export interface DotenvSource {
   problems: DotenvProblem[];
 }
 
-function readDotenvFile(file: string): DotenvSource | null {
+function readDotenvFile(file: string, env: Env): DotenvSource | null {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -57,7 +57,21 @@ function readDotenvFile(file: string): DotenvSource | null {
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     return { file, values: {}, problems: [{ file, line: 0, problem: 'unreadable' }] };
   }
-  return { file, ...parseDotenv(text, file) };
+  return refuseNulBytes({ file, ...parseDotenv(text, file) }, env);
+}
+
+/**
+ * A NUL byte cannot be passed in an environment variable: Claude Code would fail to start with it, and the
+ * runtime would retry that for minutes. So a file holding one stops flower at once, naming the line (never
+ * the value, which may be a secret).
+ */
+function refuseNulBytes(source: DotenvSource, env: Env): DotenvSource {
+  const bad = source.problems.find((problem) => problem.problem === 'nul-byte');
+  if (bad === undefined) return source;
+  throw new FlowerError(
+    'CONFIG_INVALID',
+    uiText('err.envNul', { path: source.file, line: bad.line }, languageOf(env)),
+  );
 }
 
 // A file named explicitly must exist: silently reading nothing would hide a typo in the path.
@@ -71,7 +85,7 @@ function readExplicitFile(file: string, env: Env): DotenvSource {
       cause: error,
     });
   }
-  return { file, ...parseDotenv(text, file) };
+  return refuseNulBytes({ file, ...parseDotenv(text, file) }, env);
 }
 
 /** The `.env` files of the chain, in lookup order, without duplicates (the first mention of a file stays). */
@@ -93,7 +107,7 @@ export function dotenvChainFiles(options: { env: Env; cwd: string; packageRoot: 
 export function dotenvChain(options: { env: Env; cwd: string; packageRoot: string | null }): DotenvSource[] {
   const sources: DotenvSource[] = [];
   for (const file of dotenvChainFiles(options)) {
-    const source = readDotenvFile(file);
+    const source = readDotenvFile(file, options.env);
     if (source) sources.push(source);
   }
   for (const borrowed of borrowClaudeSettings(homeDirectory(options.env))) {

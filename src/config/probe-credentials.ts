@@ -74,11 +74,16 @@ function oneLine(text: string, limit: number): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, limit);
 }
 
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return `Error: ${String(error)}`;
+function describeError(error: unknown, timeoutMs: number, lang: Lang): string {
+  if (!(error instanceof Error)) return String(error);
+  // The time limit aborts fetch() with a DOMException whose text ("TimeoutError: The operation was aborted
+  // due to timeout") reads like a crash; say what happened instead.
+  if (error.name === 'TimeoutError') {
+    return uiText('probe.timeout', { s: Math.round(timeoutMs / 100) / 10 }, lang);
+  }
   // fetch() reports every network failure as "TypeError: fetch failed"; the cause says which one.
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return `${error.name}: ${error.message}${cause}`;
+  if (error.cause instanceof Error) return error.cause.message;
+  return error.message;
 }
 
 function classify(status: number, body: string, fallback: boolean, lang: Lang): ProbeResult {
@@ -141,7 +146,8 @@ export async function probeCredentials(options: ProbeOptions = {}): Promise<Prob
   if (apiKey) headers['x-api-key'] = apiKey;
   else headers['authorization'] = `Bearer ${authToken ?? ''}`;
 
-  const timeout = AbortSignal.timeout(options.timeoutMs ?? PROBE_TIMEOUT_MS);
+  const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   try {
     const response = await fetch(probeUrl(env), {
@@ -154,6 +160,6 @@ export async function probeCredentials(options: ProbeOptions = {}): Promise<Prob
     return classify(response.status, body, fallback, lang);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    return { verdict: 'net', reason: describeError(error), status: null, verified: false };
+    return { verdict: 'net', reason: describeError(error, timeoutMs, lang), status: null, verified: false };
   }
 }

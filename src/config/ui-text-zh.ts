@@ -24,6 +24,15 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'err.run.tsLoader':
     'Node {v} 自己不能导入 TypeScript 文件 {p}。先编译成 .js,或者在加载器下运行 flower:node --import tsx {bin} run {target}',
   'err.envFile': '读不了 .env 文件 {path}:{reason}',
+  'err.noSuchSession':
+    '{path} 里没有这个工作目录的会话 {id}。核对一下 id(flower once 结束时会打印),或者给出它那次运行的 -w 和 -r。',
+  'dir.workspace': '工作目录(-w)',
+  'dir.runDir': '运行目录(-r)',
+  'err.dirIsFile':
+    '{what} {path} 当不了目录:它本身或上层某一级是个文件({reason})。给一个目录路径;不存在会自动创建。',
+  'err.dirUnwritable': '{what} {path} 写不进去({reason})。给当前用户加上写权限,或者换一个目录。',
+  'err.envNul':
+    '.env 文件 {path} 第 {line} 行含有 NUL 字节,环境变量装不下它。删掉它(文件可能被存成了 UTF-16 或二进制)后再运行。',
   'err.notYet': '这个版本还没有 `flower {command}`;要运行单个代理,用 `flower once "..."`。',
   'err.didYouMean':
     "'{word}' 像是敲错的命令:是想用 `flower {command}` 吗?要把它当作要求发出去:flower go {word}",
@@ -60,6 +69,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'res.done': '完成',
   'res.failed': '失败',
   'res.turns': '轮',
+  'res.turn': '轮',
   'res.elapsed': '耗时',
   'step.resumed': '续上 · 第 {n} 次唤醒',
   'step.sessionMissing': "步骤 '{step}':上次的会话 {session} 已不在会话库里,改为开一个新会话",
@@ -96,6 +106,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'wake.at': '在 {path} 继续',
   'wake.confirmed': '需求已确认',
   'wake.goals': '{n} 项目标检查',
+  'wake.goal': '{n} 项目标检查',
   'wake.context': '干活上下文 {x}',
   'wake.count': '第 {n} 次唤醒',
   'lineage.moved': '工作区已从 {from} 移到 {to};接着用原来的会话(项目键从 {fromKey} 改为 {toKey})',
@@ -118,12 +129,18 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'verdict.aborted':
     '判定认为目标无法达成({reason}),没人决定怎么办,所以剩下的轮次没有花。先看 {goal} 里的目标和 {manifest} 里的运行记录,再重新跑。',
   close: '总费用 ${c} · 运行清单 {path}',
+  'close.incomplete': '记录不完整:上面有 {n} 处失败',
+  'warn.recordFailed': '! 没能记录:{e}',
+  'err.recordIncomplete':
+    '这次运行的记录不完整(上面有 {n} 处失败),{path} 可能是旧的。先排除原因(磁盘空间、权限、挡路的文件)再依赖它。',
   'fail.cred': '! 像是凭证出了问题:{e}',
   'fail.reconfigured': '配置完成。把刚才的命令再运行一次——这个目录会从上次停下的地方继续。',
   'fail.credHint': '先运行 `flower setup` 把凭证配好,再运行一次同样的命令。',
   'fail.overloaded': '! API 过载了(HTTP 529);过几分钟再试:{e}',
   'fail.rateLimited': '! API 正在对这个 key 限流(HTTP 429);稍等一会儿再运行这个命令:{e}',
   'fail.other': '! {e}',
+  'fail.spawn':
+    '! Claude Code 启动不了({e}),重试也没用。检查它继承的环境变量(.env 里过长或含 NUL 字节的值)后再运行。',
   'once.resume': '会话 {id};接着做可以运行:flower once --resume {id} "..."',
   'err.sessionInUse':
     '会话 {id} 正由另一个 flower 接着做(pid {pid},自 {since} 起);等它结束或先停掉它,再运行。',
@@ -150,6 +167,8 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'rt.retry': '第 {n} 次尝试失败({kind});{delay} 后接着原来的会话继续',
   'rt.stall': '没有任何工具或子代理在跑,代理却 {idle} 没有消息;数据流像是卡住了,停下它,接着原来的会话继续',
   'rt.budget.step': '这一步的预算 ${cap} 用完了(已花 ${spent});到此为止,会话可以接着跑',
+  'rt.promptTooLong':
+    '第一条消息对模型来说太长了({e});没有交接,也没有重试。缩短输入,或者把长的部分放进文件再指给它。',
   'rt.budget.run': '这次运行的预算 ${cap} 用完了(本次已花 ${spent});到此为止。想继续,用更大的 -b 再运行一次',
   'rt.modelMismatch': '要的模型是 {want},API 实际给的是 {served};它的上下文窗口可能和 flower 估计的不同',
   'time.seconds': '{n} 秒',
@@ -175,6 +194,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'probe.wrongConfig': '网关地址或模型名有误',
   'probe.server': '服务器出错(不是你的凭证的问题)',
   'probe.unsure': '(无法判断,放行)',
+  'probe.timeout': '{s} 秒内没有回应',
 
   'cfg.from': '(来自 {source})',
   'cfg.shell': 'shell 环境',
@@ -187,6 +207,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'cfg.problem.no-equals': ".env {file}:{line}:这一行没有 '=';已跳过",
   'cfg.problem.bad-key': '.env {file}:{line}:变量名不合法;已跳过',
   'cfg.problem.unreadable': '.env {file}:读取失败;已跳过',
+  'cfg.problem.nul-byte': '.env {file}:{line}:含有 NUL 字节;已跳过',
   'cfg.badWindow': 'FLOWER_WINDOW={value} 不是正整数;已忽略',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} 不是正的秒数;已忽略',
 

@@ -32,6 +32,16 @@ export const EN_CATALOG = {
   'err.run.tsLoader':
     'Node {v} cannot import the TypeScript file {p} by itself. Compile it to .js, or run flower under a loader: node --import tsx {bin} run {target}',
   'err.envFile': 'Cannot read the .env file {path}: {reason}',
+  'err.noSuchSession':
+    'No session {id} is stored for this workspace in {path}. Check the id (flower once prints it when it ends), or give the -w and -r of the run it came from.',
+  'dir.workspace': 'The workspace (-w)',
+  'dir.runDir': 'The run directory (-r)',
+  'err.dirIsFile':
+    '{what} {path} cannot be a directory: it, or a folder above it, is a file ({reason}). Give a directory path; it is created when missing.',
+  'err.dirUnwritable':
+    '{what} {path} cannot be written ({reason}). Make it writable for this user, or give another directory.',
+  'err.envNul':
+    'The .env file {path} holds a NUL byte on line {line}; no environment variable can carry one. Remove it (the file may have been saved in UTF-16 or as binary) and run again.',
   'err.notYet':
     '`flower {command}` is not available yet in this version; `flower once "..."` runs a single agent.',
   'err.didYouMean':
@@ -75,6 +85,7 @@ export const EN_CATALOG = {
   'res.done': 'done',
   'res.failed': 'failed',
   'res.turns': 'turns',
+  'res.turn': 'turn',
   'res.elapsed': 'elapsed',
   'step.resumed': 'resumed · wake #{n}',
   'step.sessionMissing':
@@ -113,6 +124,7 @@ export const EN_CATALOG = {
   'wake.at': 'Resuming in {path}',
   'wake.confirmed': 'brief confirmed',
   'wake.goals': '{n} goal checks',
+  'wake.goal': '{n} goal check',
   'wake.context': 'work context {x}',
   'wake.count': 'wake #{n}',
   'lineage.moved':
@@ -140,6 +152,10 @@ export const EN_CATALOG = {
   'verdict.aborted':
     'The judge found the goal unreachable ({reason}) and nobody decided what to do, so the remaining rounds were not spent. Check the goal in {goal} and the run in {manifest}, then run again.',
   close: 'Total cost ${c} · manifest {path}',
+  'close.incomplete': 'record incomplete: {n} failure(s) above',
+  'warn.recordFailed': '! Not recorded: {e}',
+  'err.recordIncomplete':
+    "The run's record is incomplete ({n} failure(s) above), so {path} may be stale. Fix the cause (disk space, permissions, a file in the way) before relying on it.",
   'fail.cred': '! Looks like a credential problem: {e}',
   'fail.reconfigured': 'Configured. Run the same command again — this directory continues where it left off.',
   'fail.credHint': 'Run `flower setup` to fix the credentials, then run the same command again.',
@@ -147,6 +163,8 @@ export const EN_CATALOG = {
   'fail.rateLimited':
     '! The API is rate limiting this key (HTTP 429); wait a little and run the command again: {e}',
   'fail.other': '! {e}',
+  'fail.spawn':
+    '! Claude Code could not be started ({e}); retrying would not help. Check the environment it inherits (a .env value that is very long or holds a NUL byte) and run again.',
   'once.resume': 'Session {id}; continue it with: flower once --resume {id} "..."',
   'err.sessionInUse':
     'Session {id} is being continued by another flower (pid {pid}, since {since}); wait for it to end or stop it, then run again.',
@@ -179,6 +197,8 @@ export const EN_CATALOG = {
   'rt.stall':
     'No message from the agent for {idle} while nothing was running; the stream looks stuck, so it is stopped and the same session resumed',
   'rt.budget.step': 'Step budget ${cap} used up (${spent} spent); stopped here, the session stays resumable',
+  'rt.promptTooLong':
+    'The first message is too long for the model ({e}); nothing was handed over or retried. Shorten the input, or put the long part in a file and point to it.',
   'rt.budget.run':
     'Run budget ${cap} used up (${spent} spent in this run); stopped here. Run again with a larger -b to continue',
   'rt.modelMismatch':
@@ -210,6 +230,7 @@ export const EN_CATALOG = {
   'probe.wrongConfig': 'wrong gateway URL or model name',
   'probe.server': 'server error (not your credentials)',
   'probe.unsure': '(inconclusive, letting it through)',
+  'probe.timeout': 'no answer within {s} s',
 
   // The -v configuration dump (§7.2).
   'cfg.from': '(from {source})',
@@ -224,6 +245,7 @@ export const EN_CATALOG = {
   'cfg.problem.no-equals': ".env {file}:{line}: no '=' on this line; skipped",
   'cfg.problem.bad-key': '.env {file}:{line}: not a valid variable name; skipped',
   'cfg.problem.unreadable': '.env {file}: cannot be read; skipped',
+  'cfg.problem.nul-byte': '.env {file}:{line}: holds a NUL byte; skipped',
   'cfg.badWindow': 'FLOWER_WINDOW={value} is not a positive whole number; ignored',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} is not a positive number of seconds; ignored',
 

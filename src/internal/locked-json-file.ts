@@ -133,8 +133,19 @@ export class LockedJsonFile {
   #write(value: unknown, locked: boolean, tag: string): void {
     // Unlocked writers (lock wait exceeded) get a temporary file of their own so two never share one.
     const temporary = locked ? `${this.path}.tmp` : `${this.path}.tmp-${tag}-${process.pid}`;
-    writeDurably(temporary, `${JSON.stringify(value, null, 2)}\n`);
-    renameSync(temporary, this.path);
+    try {
+      writeDurably(temporary, `${JSON.stringify(value, null, 2)}\n`);
+      renameSync(temporary, this.path);
+    } catch (error) {
+      // A failed write leaves the old file as it was and no half-written temporary beside it; the caller
+      // records the failure (the runtime tells the person its record is incomplete).
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // Nothing was created, or something that is not ours is in the way: leave it.
+      }
+      throw error;
+    }
   }
 }
 

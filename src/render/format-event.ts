@@ -27,6 +27,11 @@ export interface FormatOptions {
   verbose: boolean;
   /** Line width in columns (see `renderWidth`). */
   width: number;
+  /**
+   * Wrap and cut lines to `width` (default true). False for output that is not a terminal: a pipe or a log
+   * file has no width, so its lines are written whole; `width` then only sizes the step header's bar.
+   */
+  wrap?: boolean;
   colors: Colors;
   lang?: Lang;
   /** Home directory, shown as `~` in paths. */
@@ -34,6 +39,11 @@ export interface FormatOptions {
 }
 
 const GUTTER = '  | ';
+
+/** The columns a line may fill: the width, or no limit when wrapping is off. */
+function lineRoom(options: FormatOptions): number {
+  return options.wrap === false ? Number.POSITIVE_INFINITY : options.width;
+}
 
 /** The status line: `  - context 36.8K · total $0.12 · 0:07` (context only when known). */
 export function formatStatusLine(state: RenderState, options: FormatOptions): string {
@@ -111,7 +121,9 @@ export function formatEvent(event: FlowerEvent, state: RenderState, options: For
       return formatAnswer(event.state, event.answer, options);
     case 'mail': {
       const label = text(event.state === 'queued' ? 'ask.mail.queued' : 'ask.mail.delivered', options);
-      return [colors.green(`  + ${label} ${fitLine(single(event.text), Math.max(8, options.width - 12))}`)];
+      return [
+        colors.green(`  + ${label} ${fitLine(single(event.text), Math.max(8, lineRoom(options) - 12))}`),
+      ];
     }
     case 'verdict':
       return event.text.trim() === '' ? [] : wrap(event.text, options, '  = ', '    ').map(colors.bold);
@@ -140,7 +152,7 @@ export function formatResultLine(
   const head = failed
     ? colors.red(`  x ${text('res.failed', options)}`)
     : colors.green(`  + ${text('res.done', options)}`);
-  const tail = ` ${turns} ${text('res.turns', options)} · $${formatUsd(costUsd, 4)} · ${text('res.elapsed', options)} ${formatElapsed(state.elapsedS)}`;
+  const tail = ` ${turns} ${text(turns === 1 ? 'res.turn' : 'res.turns', options)} · $${formatUsd(costUsd, 4)} · ${text('res.elapsed', options)} ${formatElapsed(state.elapsedS)}`;
   return head + colors.dim(tail);
 }
 
@@ -167,7 +179,7 @@ function formatToolCall(event: Extract<FlowerEvent, { kind: 'tool_call' }>, opti
     return event.subagent ? colors.dim(line) : line;
   }
   const prefix = threadPad(event, `* ${single(event.tool)} `);
-  const argument = fitLine(single(event.text), Math.max(8, options.width - displayWidth(prefix) - 16));
+  const argument = fitLine(single(event.text), Math.max(8, lineRoom(options) - displayWidth(prefix) - 16));
   const line = `${prefix}${argument}`.trimEnd();
   return event.subagent ? colors.dim(line) : colors.blue(line);
 }
@@ -212,7 +224,7 @@ function formatHandoff(event: HandoffEvent, options: FormatOptions): string[] {
     for (const [label, body] of items) {
       if (body.trim() === '') continue;
       const padded = label + ' '.repeat(labelWidth - displayWidth(label));
-      lines.push(fitLine(`  - ${padded}  ${single(body)}`, options.width));
+      lines.push(fitLine(`  - ${padded}  ${single(body)}`, lineRoom(options)));
     }
   }
   if (event.path !== undefined && event.path !== '') {
@@ -224,7 +236,7 @@ function formatHandoff(event: HandoffEvent, options: FormatOptions): string[] {
 
 function wrap(body: string, options: FormatOptions, first: string, next: string): string[] {
   const prefix: WrapPrefix = { first, next };
-  return wrapText(plainLines(body).join('\n'), options.width, prefix);
+  return wrapText(plainLines(body).join('\n'), lineRoom(options), prefix);
 }
 
 function threadPad(thread: Thread, prefix: string): string {

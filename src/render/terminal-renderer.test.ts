@@ -67,9 +67,9 @@ describe('createTerminalRenderer', () => {
       [
         '  first',
         '  - context 2.5K · total $0.00 · 0:00',
-        '  + done 1 turns · $0.5000 · elapsed 1:05',
+        '  + done 1 turn · $0.5000 · elapsed 1:05',
         '  - context 2.5K · total $0.50 · 1:05',
-        '  + done 1 turns · $0.2500 · elapsed 1:05',
+        '  + done 1 turn · $0.2500 · elapsed 1:05',
         '  - context 2.5K · total $0.75 · 1:05',
         '',
       ].join('\n'),

@@ -28,6 +28,11 @@ export interface TerminalRendererOptions {
   color?: boolean;
   /** Line width; default from the terminal's columns (`max(40, min(columns, 110))`, 80 when unknown). */
   width?: number;
+  /**
+   * Wrap and cut lines to the width; default: only when `output` is a terminal or `width` is given. A pipe
+   * or a log file has no width, so wrapping its lines at 80 columns would only break them.
+   */
+  wrap?: boolean;
   lang?: Lang;
   /** Home directory, shown as `~` in paths. */
   home?: string;
@@ -59,9 +64,11 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
   const started = now();
   const state: RenderState = { contextTokens: 0, totalUsd: 0, elapsedS: 0 };
   const width = (): number => options.width ?? renderWidth((output as { columns?: number }).columns);
+  const wrap = options.wrap ?? (isTerminal || options.width !== undefined);
   const formatOptions = (): FormatOptions => ({
     verbose: options.verbose ?? false,
     width: width(),
+    wrap,
     colors,
     ...(options.lang === undefined ? {} : { lang: options.lang }),
     ...(options.home === undefined ? {} : { home: options.home }),
@@ -71,12 +78,15 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
   // are summed. Once they do, the status line after a result waits for the cost event that follows it.
   let costEvents = false;
   let statusPending = false;
+  // The run cap stops every later step of the run before it spends anything (the bequest still runs after a
+  // stop); the person was told once, and the same line again would read as a second, different stop.
+  let runCapShown: string | null = null;
 
   const write = (lines: string[], fit = true): void => {
     if (closed || lines.length === 0) return;
     const safe = lines.map((line) => {
       const clean = sanitizeLine(line, { keepColor: true });
-      return fit ? fitLine(clean, width()) : clean;
+      return fit && wrap ? fitLine(clean, width()) : clean;
     });
     output.write(`${safe.join('\n')}\n`);
   };
@@ -102,6 +112,11 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
       return;
     }
     if (event.kind === 'result') state.totalUsd += event.costUsd;
+    if (event.kind === 'budget' && event.scope === 'run') {
+      const stop = `${event.capUsd}/${event.spentUsd}`;
+      if (stop === runCapShown) return;
+      runCapShown = stop;
+    }
     write(formatEvent(event, state, formatOptions()));
   };
 

@@ -21,6 +21,9 @@ const FATAL_TEXTS = [
   'Claude Code executable not found at /x/cli.js. Is options.pathToClaudeCodeExecutable set?',
   'Claude Code native binary not found at /x/claude. Please ensure Claude Code is installed via native installer.',
   "Claude Code native binary at /x/claude exists but failed to launch. This usually means the binary does not match this system's libc",
+  'Error: spawn E2BIG',
+  'Error: spawn /x/claude EACCES',
+  "TypeError: The argument 'options.env['FOO']' must be a string without null bytes. Received 'a\\x00b'",
 ];
 
 const TRANSIENT_TEXTS = [

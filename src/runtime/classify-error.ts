@@ -32,6 +32,10 @@ export const FATAL_PATTERNS: readonly RegExp[] = Object.freeze([
   // The SDK's own wording when the bundled binary is missing or cannot start on this system.
   /claude code (?:executable|native binary) not found/i,
   /native binary at .* exists but failed to launch/i,
+  // Node could not start the child at all (`spawn E2BIG`, `spawn … EACCES`), or refused its arguments or
+  // environment before trying (a NUL byte in a variable): the next attempt would fail in the same way.
+  /\bspawn\b.*\b(?:E2BIG|ENOENT|EACCES|ENOEXEC|EPERM|EISDIR|ENOTDIR)\b/i,
+  /ERR_INVALID_ARG_(?:VALUE|TYPE)|must be a string without null bytes/i,
 ]);
 
 /** Errors that go away by themselves: the network, overload, rate limits and timeouts. */

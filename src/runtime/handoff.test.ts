@@ -147,11 +147,18 @@ describe('Runtime handoff', () => {
   });
 
   test('an overflow of this attempt goes straight to a degraded handoff', async () => {
-    const overflow = scriptedTurn('s1', 'Prompt is too long', { fail: true }).map((message) =>
-      message.type === 'result'
-        ? ({ ...message, errors: ['prompt is too long: 210000 tokens > 200000 maximum'] } as AgentMessage)
-        : message,
-    );
+    // The session had spoken (150K of context) before the overflow: a first message refused as too long is
+    // an input error instead, with nothing to hand over.
+    const overflow = scriptedTurn('s1', 'Prompt is too long', { fail: true }).map((message) => {
+      if (message.type === 'result')
+        return { ...message, errors: ['prompt is too long: 210000 tokens > 200000 maximum'] } as AgentMessage;
+      if (message.type !== 'assistant') return message;
+      const spoke = message as unknown as { message: Record<string, unknown> };
+      return {
+        ...spoke,
+        message: { ...spoke.message, usage: { input_tokens: 150_000 } },
+      } as unknown as AgentMessage;
+    });
     const { runtime, backend } = runtimeOn([overflow, scriptedTurn('s2', 'Recovered.')]);
     const phases: string[] = [];
     const result = await runtime.run(spec, 'Big job.', {

@@ -101,10 +101,15 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
     // A handoff (rt §3.2 step 5) starts a new session; it is not an attempt and spends no retry. Only this
     // attempt's errors count as an overflow: the reference once latched one transient overflow onto 86
     // unrelated failures by looking at all of them.
-    const overflowed =
-      run.handoff !== null &&
-      run.handoff.policy.enabled &&
-      isOverflow(result.error, ...result.errors.slice(errorsBefore));
+    const tooLong = isOverflow(result.error, ...result.errors.slice(errorsBefore));
+    // Too long before the session said anything: the input itself does not fit (Claude Code refuses such a
+    // first message locally). No handoff can help (there is nothing to hand over) and no retry either.
+    if (tooLong && plan.resume === null && result.context === 0) {
+      result.ok = false;
+      result.error = uiText('rt.promptTooLong', { e: (result.error ?? '').slice(0, 200) }, deps.lang);
+      return;
+    }
+    const overflowed = run.handoff !== null && run.handoff.policy.enabled && tooLong;
     if (result.error === HANDOFF_DUE || overflowed) {
       if (overflowed && deps.env) rememberSafely(run, deps.env);
       const outcome = await handOff(run, deps, {

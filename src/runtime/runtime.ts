@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { mkdirSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AgentBackend } from '../agent/agent-backend.js';
 import type { AgentSpec } from '../agent/agent-spec.js';
@@ -22,6 +22,8 @@ import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { PrunePolicy } from '../session/prune-policy.js';
 import { PruningSessionStore } from '../session/pruning-session-store.js';
 import type { RunOptions, RuntimeOptions } from './runtime-options.js';
+import { prepareDirectory } from './prepare-directory.js';
+import { fitPrompt } from './oversized-prompt.js';
 import { completeAbandonedRows } from './abandoned-rows.js';
 import { INTERRUPTED, KILLED } from './attempt.js';
 import { STALL_PREFIX } from './classify-error.js';
@@ -106,11 +108,11 @@ export class Runtime {
     const missing = checkCredentials(this.#env);
     if (missing !== null) throw new FlowerError('CREDENTIALS_MISSING', missing);
     this.resilience = resilienceFrom(options.resilience, config);
-    mkdirSync(options.workspace, { recursive: true });
+    prepareDirectory(options.workspace, 'workspace', this.#lang);
     this.workspace = realpathSync(resolve(options.workspace));
     this.runDir = options.runDir === undefined ? join(this.workspace, 'runs') : resolve(options.runDir);
     for (const directory of [this.runDir, join(this.runDir, 'claude'), join(this.runDir, 'tmp')]) {
-      mkdirSync(directory, { recursive: true });
+      prepareDirectory(directory, 'runDir', this.#lang);
     }
     this.#processes = new RunProcesses(this.runDir, this.runId);
     this.budgetUsd = options.budgetUsd ?? null;
@@ -193,7 +195,11 @@ export class Runtime {
       await runLoop(
         step,
         {
-          prompt,
+          // Too long for one message: saved to a file and replaced by a pointer, never dropped.
+          prompt: fitPrompt(prompt, {
+            folder: this.workbench?.notes ?? join(this.runDir, 'prompts'),
+            name: step.result.step,
+          }),
           resume: options.resume ?? null,
           fork: options.fork ?? false,
           resumeAt: options.resumeAt ?? null,

@@ -8,7 +8,9 @@
  *
  * @module
  */
+import { dirname, join } from 'node:path';
 import { languageOf, uiText } from '../config/ui-text.js';
+import { isOversized, readInPartsInstructions, saveForReading } from '../runtime/oversized-prompt.js';
 import { processEnvironment } from '../config/process-environment.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import { Brief, readDocument } from '../roles/brief.js';
@@ -50,7 +52,10 @@ export function clarifyStep(channel: HumanChannel, options: ClarifyStepOptions):
       ...(options.effort === undefined ? {} : { effort: options.effort }),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
-  return step(name, spec, clarifyPrompt(options.prompt), {
+  // A request too long for one message is saved beside the brief and read from there in parts.
+  const requestPath = join(dirname(briefPath), REQUEST_FILE);
+  const oversized = isOversized(options.prompt.trim());
+  return step(name, spec, () => clarifyPrompt(options.prompt, oversized ? requestPath : null), {
     verbatim: true,
     retries: options.retries ?? 0,
     onFail: options.onFail ?? 'stop',
@@ -77,7 +82,8 @@ export function clarifyStep(channel: HumanChannel, options: ClarifyStepOptions):
         ctx._briefMissing = parsed.missing();
         return false;
       }
-      const text = withEarlierAmendments(parsed.toMarkdown(), readDocument(briefPath));
+      const brief = oversized ? withRequestPointer(parsed, requestPath) : parsed;
+      const text = withEarlierAmendments(brief.toMarkdown(), readDocument(briefPath));
       freezeDocument(briefPath, text);
       hydrateBrief(ctx, name, Brief.parse(text));
       return true;
@@ -95,8 +101,32 @@ export function hydrateBrief(ctx: Ctx, name: string, brief: Brief): void {
 }
 
 /** The first message of the clarifier: the request, marked as something to clarify rather than to do. */
-function clarifyPrompt(request: string): string {
-  return `Clarify this request; do not carry it out. Ask the human what you need to, then reply with the brief.\n\nThe request:\n\n${request.trim()}`;
+/** The file beside the brief that holds a request too long for one message. */
+export const REQUEST_FILE = 'request.md';
+
+function clarifyPrompt(request: string, savedAt: string | null): string {
+  const task =
+    'Clarify this request; do not carry it out. Ask the human what you need to, then reply with the brief.';
+  if (savedAt === null) return `${task}\n\nThe request:\n\n${request.trim()}`;
+  // Saved when the step runs, not when the workflow is built: a workflow that never clarifies writes nothing.
+  const text = request.trim();
+  const lines = saveForReading(savedAt, text);
+  return (
+    `${task}\n\nThe request is too long for one message. ${readInPartsInstructions(savedAt, text.length, lines)} ` +
+    `Read it before you ask anything. In the brief's Goal section, say that the full request is in ${savedAt}.`
+  );
+}
+
+/** The brief with the saved request named in its goal, so every later step knows where the details are. */
+function withRequestPointer(brief: Brief, requestPath: string): Brief {
+  if (brief.goal.includes(requestPath)) return brief;
+  const pointer = `The full request (too long for one message) is kept in ${requestPath}; read it for the details.`;
+  return new Brief({
+    goal: `${brief.goal}\n\n${pointer}`,
+    accept: brief.accept,
+    bounds: brief.bounds,
+    unknowns: brief.unknowns,
+  });
 }
 
 /**

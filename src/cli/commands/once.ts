@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { join } from 'node:path';
 import { agentSpec } from '../../agent/agent-spec.js';
 import { loadConfig, type FlowerConfig } from '../../config/load-config.js';
 import { uiText } from '../../config/ui-text.js';
@@ -14,6 +15,7 @@ import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import type { StepResult } from '../../runtime/step-result.js';
 import type { CommandContext } from '../command-context.js';
 import { explainFailure } from '../explain-failure.js';
+import { incompleteNote, RecordedFailures } from '../recorded-failures.js';
 import type { GlobalOptions, OnceOptions } from '../program.js';
 import { guardSignals } from '../signals.js';
 
@@ -49,6 +51,23 @@ export async function onceCommand(
     permissionMode: options.permissionMode,
     maxBudgetUsd: options.budget ?? null,
   });
+  // A session that is not stored here cannot be resumed: without this check the SDK's refusal was retried
+  // and the closing line then offered the id of a new, empty session.
+  if (options.resume !== undefined && !runtime.hasSession(options.resume)) {
+    runtime.close();
+    renderer.close();
+    throw new FlowerError(
+      'USAGE',
+      uiText(
+        'err.noSuchSession',
+        { id: options.resume, path: join(runtime.runDir, 'sessions.db') },
+        config.lang,
+      ),
+    );
+  }
+  const failures = new RecordedFailures([runtime.uiErrors], (failure) =>
+    renderer.print(uiText('warn.recordFailed', { e: failure }, config.lang), 'yellow'),
+  );
   const signals = guardSignals(() => runtime.rescue(), context.signals);
   let result: StepResult;
   try {
@@ -56,11 +75,15 @@ export async function onceCommand(
       stepName: ONCE_STEP,
       resume: options.resume ?? null,
       fork: options.fork === true,
-      onEvent: renderer,
+      onEvent: (event) => {
+        renderer(event);
+        failures.flush();
+      },
     });
   } finally {
     signals.dispose();
     runtime.close();
+    failures.flush();
   }
 
   // The answer is the command's result: when stdout is not the terminal, it goes there (once) so
@@ -70,11 +93,17 @@ export async function onceCommand(
   const elapsed = formatElapsed((now() - started) / 1000);
   renderer.print('');
   renderer.print(
-    `${uiText('close', { c: runtime.totalCost().toFixed(4), path: runtime.manifestPath }, config.lang)} · ${elapsed}`,
-    'dim',
+    `${uiText('close', { c: runtime.totalCost().toFixed(4), path: runtime.manifestPath }, config.lang)} · ${elapsed}${incompleteNote(failures, config.lang)}`,
+    failures.count === 0 ? 'dim' : 'yellow',
   );
   if (result.sessionId !== null)
     renderer.print(uiText('once.resume', { id: result.sessionId }, config.lang), 'dim');
+  if (result.ok && failures.count > 0) {
+    const vars = { n: failures.count, path: runtime.manifestPath };
+    renderer.print(uiText('err.recordIncomplete', vars, config.lang), 'red');
+    renderer.close();
+    return 1;
+  }
   if (result.ok) {
     renderer.close();
     return 0;
