@@ -2,9 +2,11 @@
 // Each benchmark file also runs alone (`node bench/<name>.mjs`).
 import process from 'node:process';
 
+import { runCliStartBench } from './cli-start.mjs';
 import { runManifestWritesBench } from './manifest-writes.mjs';
 import { runSessionLoadBench } from './session-load.mjs';
 
 const json = process.argv.includes('--json');
 await runSessionLoadBench({ json });
 await runManifestWritesBench({ json });
+await runCliStartBench({ json });

@@ -6,7 +6,6 @@
  * @module
  */
 import { CommanderError } from '@commander-js/extra-typings';
-import { loadConfig } from '../config/load-config.js';
 import { languageOf, uiText } from '../config/ui-text.js';
 import { isFlowerError } from '../errors.js';
 import { sanitizeLine } from '../render/sanitize.js';
@@ -36,7 +35,10 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       return onceCommand(prompt, options, globals, context);
     },
     setup: async () => {
-      const { runSetupCommand } = await import('./commands/setup.js');
+      const [{ runSetupCommand }, { loadConfig }] = await Promise.all([
+        import('./commands/setup.js'),
+        import('../config/load-config.js'),
+      ]);
       const config = loadConfig({ env: io.env, cwd: io.cwd });
       const color = useColor(io.stdout, config.env);
       const write = (line: string): void => {

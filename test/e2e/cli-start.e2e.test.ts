@@ -22,6 +22,9 @@ const RUNTIME_MODULES = [
   '/node_modules/zod/',
   '/node_modules/string-width/',
   '/node_modules/better-sqlite3/',
+  '/node_modules/@clack/',
+  // Reading the .env chain is work only a command needs.
+  '/dist/config/load-dotenv.js',
 ];
 
 let scratch: string | null = null;
