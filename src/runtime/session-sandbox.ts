@@ -45,7 +45,8 @@ export function sessionSandbox(context: SessionSandboxContext, spec: AgentSpec):
     join(context.workspace, '.git'),
     join(context.runDir, 'tmp'),
   ];
-  if (context.workbench !== null && context.workbench.external) roots.push(context.workbench.root);
+  // The workbench is the workers' shared layer wherever it is (outside the repository, or in a run directory).
+  if (context.workbench !== null) roots.push(context.workbench.root);
   return bashSandbox({ writeRoots: roots, denyWrite: mainCheckoutWall(context.workspace, roots) });
 }
 
