@@ -127,8 +127,8 @@ function childEnvironment(spec: AgentSpec, context: BuildOptionsContext): Record
     env['TMPDIR'] = temporary;
     env['CLAUDE_CODE_TMPDIR'] = temporary;
   }
-  // Without this every session makes a paid request to name itself and a hello request before its first
-  // turn, and calls home; a user who wants that traffic says so by setting the variable (to 0) themselves.
+  // Without this every session sends a hello request before its first turn and calls home. A user who wants
+  // that traffic sets the variable to an empty value (Claude Code reads any non-empty value, even 0, as on).
   env['CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC'] ??= '1';
   const resilience = context.resilience ?? DEFAULT_RESILIENCE_SETTINGS;
   env['CLAUDE_CODE_MAX_RETRIES'] = String(resilience.cliMaxRetries);
