@@ -28,6 +28,7 @@ function recover(
 ): ReturnType<typeof recoverJournalledCalls> {
   const input: JournalRecoveryInput = {
     storedCalls: toolUseIds(entries),
+    journalledIds: new Set(calls.map((call) => call.toolUseId)),
     journalled: calls,
     text: TEXT,
     orphanText: ORPHAN,

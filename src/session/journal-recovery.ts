@@ -36,7 +36,9 @@ const ENVELOPE_FIELDS = [
 export interface JournalRecoveryInput {
   /** Every `tool_use` id in the transcript as stored (before any layer removed one). */
   storedCalls: ReadonlySet<string>;
-  /** The calls journalled for this thread, oldest first. */
+  /** Every tool-use id journalled for this thread. */
+  journalledIds: ReadonlySet<string>;
+  /** The journalled calls to consider putting back, oldest first (those in `storedCalls` are skipped). */
   journalled: readonly JournalledCall[];
   /** The result text of a recovered call. */
   text: string;
@@ -56,8 +58,7 @@ export interface JournalRecoveryInput {
  * the call id) are the same on every load.
  */
 export function recoverJournalledCalls(entries: readonly Entry[], input: JournalRecoveryInput): Transform {
-  const journalledIds = new Set(input.journalled.map((call) => call.toolUseId));
-  let out = retold(entries, journalledIds, input);
+  let out = retold(entries, input.journalledIds, input);
   let recovered = 0;
   for (const call of input.journalled) {
     if (input.storedCalls.has(call.toolUseId)) continue;

@@ -62,14 +62,16 @@ export class PruningSessionStore extends TrimmingSessionStore {
     const journal = this.toolJournal;
     const agentId = agentOf(key);
     if (journal === null || agentId === undefined) return current;
-    return this.applyLayer(key, 'journal', current, (input) =>
-      recoverJournalledCalls(input, {
-        storedCalls: toolUseIds(entries),
-        journalled: journal.callsOf(key.sessionId, agentId),
+    return this.applyLayer(key, 'journal', current, (input) => {
+      const stored = toolUseIds(entries);
+      return recoverJournalledCalls(input, {
+        storedCalls: stored,
+        journalledIds: journal.idsOf(key.sessionId, agentId),
+        journalled: journal.callsOf(key.sessionId, agentId, stored),
         text: PLACEHOLDER_TEXT.journalled,
         orphanText: this.prunePolicy.orphanText,
-      }),
-    );
+      });
+    });
   }
 }
 

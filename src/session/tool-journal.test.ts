@@ -46,6 +46,8 @@ describe('ToolJournal', () => {
     expect(reader.callsOf('session-1', null)).toEqual([call('toolu_a', null, 10), call('toolu_b', null, 20)]);
     expect(reader.callsOf('session-1', 'agent7')).toEqual([call('toolu_sub', 'agent7', 15)]);
     expect(reader.callsOf('session-2', null)).toEqual([]);
+    expect(reader.idsOf('session-1', null)).toEqual(new Set(['toolu_a', 'toolu_b']));
+    expect(reader.callsOf('session-1', null, new Set(['toolu_a']))).toEqual([call('toolu_b', null, 20)]);
   });
 
   test('lives beside the transcripts: the session store still opens the database', () => {
@@ -75,8 +77,13 @@ describe('PruningSessionStore with a journal', () => {
     expect(JSON.stringify(loaded)).not.toContain('toolu_sub');
     expect(validateTranscript(loaded)).toEqual([]);
     expect(store.reportFor(key)?.healed).toBe(1);
+    // A subagent's calls go to its own transcript (`subagents/agent-<agent_id>`).
+    const subagent = { ...key, subpath: 'subagents/agent-agent7' };
+    await store.append(subagent, transcript.entries.slice(0, 1));
+    expect(JSON.stringify(await store.load(subagent))).toContain('"id":"toolu_sub"');
     const raw = opened(new SqliteSessionStore(path, { readonly: true }));
     expect(await raw.load(key)).toEqual(transcript.entries);
+    expect(await raw.load(subagent)).toEqual(transcript.entries.slice(0, 1));
   });
 
   test('shows nothing extra without a journal', async () => {

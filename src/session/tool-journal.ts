@@ -51,8 +51,13 @@ export interface JournalledCall {
 
 /** The journal as the load pipeline reads it. */
 export interface ToolJournalReader {
-  /** The calls journalled for one thread of a session (`agentId` null: the main thread), oldest first. */
-  callsOf(sessionId: string, agentId: string | null): JournalledCall[];
+  /** The tool-use ids journalled for one thread of a session (`agentId` null: the main thread). */
+  idsOf(sessionId: string, agentId: string | null): Set<string>;
+  /**
+   * The calls journalled for one thread of a session, oldest first, except those in `except`. Only the
+   * returned calls' inputs are read: a long session's journal holds every input it ever wrote.
+   */
+  callsOf(sessionId: string, agentId: string | null, except?: ReadonlySet<string>): JournalledCall[];
 }
 
 /**
@@ -67,7 +72,8 @@ export class ToolJournal implements ToolJournalReader {
 
   #connection: SqliteConnection | null;
   readonly #insert: SqliteStatement;
-  readonly #select: SqliteStatement;
+  readonly #ids: SqliteStatement;
+  readonly #call: SqliteStatement;
 
   /** Opens (creating the file and table if needed) the journal in the database at `path`. */
   constructor(path: string, options: { busyTimeoutMs?: number } = {}) {
@@ -86,9 +92,12 @@ export class ToolJournal implements ToolJournalReader {
         'INSERT OR IGNORE INTO tool_calls (session_id, tool_use_id, agent_id, tool_name, input, started_at) ' +
           'VALUES (?, ?, ?, ?, ?, ?)',
       );
-      this.#select = connection.prepare(
+      this.#ids = connection.prepare(
+        'SELECT tool_use_id FROM tool_calls WHERE session_id = ? AND agent_id IS ? ORDER BY started_at, rowid',
+      );
+      this.#call = connection.prepare(
         'SELECT session_id, tool_use_id, agent_id, tool_name, input, started_at FROM tool_calls ' +
-          'WHERE session_id = ? AND agent_id IS ? ORDER BY started_at, rowid',
+          'WHERE session_id = ? AND tool_use_id = ?',
       );
     } catch (error) {
       connection.close();
@@ -110,11 +119,23 @@ export class ToolJournal implements ToolJournalReader {
     );
   }
 
-  /** The calls journalled for one thread of a session, oldest first. Rows with unreadable input are skipped. */
-  callsOf(sessionId: string, agentId: string | null): JournalledCall[] {
+  /** The tool-use ids journalled for one thread of a session. */
+  idsOf(sessionId: string, agentId: string | null): Set<string> {
+    this.#open();
+    return new Set(this.#orderedIds(sessionId, agentId));
+  }
+
+  /**
+   * The calls journalled for one thread of a session, oldest first, except those in `except` (their inputs
+   * are never read). Rows with unreadable input are skipped.
+   */
+  callsOf(sessionId: string, agentId: string | null, except?: ReadonlySet<string>): JournalledCall[] {
     this.#open();
     const calls: JournalledCall[] = [];
-    for (const row of this.#select.all(sessionId, agentId) as JournalRow[]) {
+    for (const id of this.#orderedIds(sessionId, agentId)) {
+      if (except?.has(id) === true) continue;
+      const row = this.#call.get(sessionId, id) as JournalRow | undefined;
+      if (row === undefined) continue;
       const input = parseInput(row.input);
       if (input === null) continue;
       calls.push({
@@ -134,6 +155,12 @@ export class ToolJournal implements ToolJournalReader {
     const connection = this.#connection;
     this.#connection = null;
     connection?.close();
+  }
+
+  #orderedIds(sessionId: string, agentId: string | null): string[] {
+    return (this.#ids.all(sessionId, agentId) as Array<{ tool_use_id: string }>).map(
+      (row) => row.tool_use_id,
+    );
   }
 
   #open(): SqliteConnection {
