@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { TranscriptBuilder } from '../../test/fixtures/transcripts/transcript-builder.js';
+import { blocksOf, isToolResult, isToolUse, type Entry } from './entry-content.js';
 import { PLACEHOLDER_TEXT } from './placeholder-text.js';
 import { PruningSessionStore } from './pruning-session-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
@@ -93,3 +94,93 @@ describe('PruningSessionStore with a journal', () => {
     expect(store.toolJournal).toBeNull();
   });
 });
+
+describe('PruningSessionStore with a journal, on a recorded session cut anywhere', () => {
+  const recorded = JSON.parse(
+    readFileSync(
+      new URL('../../test/fixtures/transcripts/claude-code-2.1.334.json', import.meta.url),
+      'utf8',
+    ),
+  ) as { main: Entry[] };
+  /** Entries a kill may lose after the last mirrored one: the mirror lags by up to this many. */
+  const LAG = 3;
+
+  test('gives a valid transcript with every journalled call once, answered, on the resumed chain', async () => {
+    const calls: Array<{ id: string; holder: number; name: string; input: Record<string, unknown> }> = [];
+    recorded.main.forEach((entry, holder) => {
+      if (entry.type !== 'assistant') return;
+      for (const block of blocksOf(entry) ?? []) {
+        if (isToolUse(block)) {
+          calls.push({
+            id: block.id,
+            holder,
+            name: String(block['name']),
+            input: block['input'] as Record<string, unknown>,
+          });
+        }
+      }
+    });
+    expect(calls.length).toBeGreaterThan(5);
+    const sessionId = String(recorded.main.find((entry) => entry['sessionId'])?.['sessionId']);
+    const key = { projectKey: '-workspace', sessionId };
+    const problems: string[] = [];
+    let recovered = 0;
+    for (let cut = 1; cut <= recorded.main.length; cut += 1) {
+      const folder = mkdtempSync(join(directory, 'cut-'));
+      const store = new PruningSessionStore(join(folder, 'sessions.db'), join(folder, 'workspace'), {
+        journal: true,
+      });
+      try {
+        await store.append(key, recorded.main.slice(0, cut));
+        // The gate journalled every call whose reply was written before the kill, mirrored or not.
+        const journalled = calls.filter((call) => call.holder < cut + LAG);
+        for (const call of journalled) {
+          const timestamp = Date.parse(String(recorded.main[call.holder]!.timestamp)) + 1;
+          store.toolJournal!.record({
+            sessionId,
+            toolUseId: call.id,
+            agentId: null,
+            toolName: call.name,
+            input: call.input,
+            startedAt: timestamp,
+          });
+        }
+        const loaded = (await store.load(key)) ?? [];
+        recovered += store.reportFor(key)?.healed ?? 0;
+        const invalid = validateTranscript(loaded);
+        if (invalid.length > 0) problems.push(`cut ${cut}: ${JSON.stringify(invalid)}`);
+        const onChain = chainOfLastChatEntry(loaded);
+        for (const call of journalled) {
+          const holders = loaded.filter((entry) =>
+            (blocksOf(entry) ?? []).some((block) => isToolUse(block) && block.id === call.id),
+          );
+          const answered = loaded.some((entry) =>
+            (blocksOf(entry) ?? []).some((block) => isToolResult(block) && block.tool_use_id === call.id),
+          );
+          if (holders.length !== 1 || !answered || !onChain.has(String(holders[0]!.uuid))) {
+            problems.push(
+              `cut ${cut}: ${call.id} held ${holders.length}×, answered ${answered}, on chain ${onChain.has(String(holders[0]?.uuid))}`,
+            );
+          }
+        }
+      } finally {
+        store.close();
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(recovered).toBeGreaterThan(0);
+  });
+});
+
+/** The uuids from the last conversation entry back to the root, as the harness walks them on resume. */
+function chainOfLastChatEntry(entries: readonly Entry[]): Set<string> {
+  const byUuid = new Map(entries.map((entry) => [entry.uuid, entry]));
+  const last = [...entries].reverse().find((entry) => entry.type === 'user' || entry.type === 'assistant');
+  const chain = new Set<string>();
+  for (let current = last?.uuid ?? null; typeof current === 'string' && !chain.has(current);) {
+    chain.add(current);
+    const parent: unknown = byUuid.get(current)?.['parentUuid'];
+    current = typeof parent === 'string' ? parent : null;
+  }
+  return chain;
+}
