@@ -107,6 +107,12 @@ describe('parseDotenv', () => {
     });
   });
 
+  test('skips a line holding a NUL byte and reports its number, not its value', () => {
+    const parsed = parseDotenv('A=1\nTOKEN=sk-ant-se\0cret\nB=2', 'f.env');
+    expect(parsed.values).toEqual({ A: '1', B: '2' });
+    expect(parsed.problems).toEqual([{ file: 'f.env', line: 2, problem: 'nul-byte' }]);
+  });
+
   test('never puts a value into a problem', () => {
     const parsed = parseDotenv('TOKEN="sk-ant-secret-value\nsk-ant-other-secret', 'f.env');
     expect(JSON.stringify(parsed.problems)).not.toContain('secret');

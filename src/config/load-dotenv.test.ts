@@ -244,6 +244,23 @@ describe('loadDotenv', () => {
   });
 });
 
+describe('loadDotenv and NUL bytes', () => {
+  test('a chain file with a NUL byte is refused with file and line, never the value, and fills nothing', () => {
+    const file = write(join(work, '.env'), 'A=1\nTOKEN=sk-ant-se\0cret\n');
+    const target: Record<string, string | undefined> = { HOME: home, XDG_CONFIG_HOME: xdg };
+    let caught: unknown;
+    try {
+      loadDotenv({ target, cwd: work, packageRoot: null });
+    } catch (error) {
+      caught = error;
+    }
+    expect(isFlowerError(caught) && caught.code).toBe('CONFIG_INVALID');
+    expect((caught as Error).message).toContain(`The .env file ${file} holds a NUL byte on line 2`);
+    expect((caught as Error).message).not.toContain('secret');
+    expect(target['A']).toBeUndefined();
+  });
+});
+
 describe('dotenvChainFiles', () => {
   test('lists each file once, in lookup order', () => {
     const userEnv = join(xdg, 'flower', '.env');

@@ -146,6 +146,24 @@ describe('Runtime handoff', () => {
     expect(existsSync(join(dir, 'ws', '.flower'))).toBe(false);
   });
 
+  test('"prompt is too long" before the session said anything is an input error: no handoff, no retry', async () => {
+    const refused = scriptedTurn('s1', 'Prompt is too long', { fail: true }).map((message) =>
+      message.type === 'result' ? ({ ...message, errors: ['Prompt is too long'] } as AgentMessage) : message,
+    );
+    const { runtime, backend } = runtimeOn([refused, scriptedTurn('s2', 'never reached')]);
+    const phases: string[] = [];
+    const result = await runtime.run(spec, 'Big job.', {
+      onEvent: (event) => {
+        if (event.kind === 'handoff') phases.push(event.phase);
+      },
+    });
+    expect(result.ok).toBe(false);
+    expect(result.error).toMatch(/^The first message is too long for the model \(.*Prompt is too long/);
+    expect(result.retired).toEqual([]);
+    expect(backend.requests).toHaveLength(1);
+    expect(phases).toEqual([]);
+  });
+
   test('an overflow of this attempt goes straight to a degraded handoff', async () => {
     // The session had spoken (150K of context) before the overflow: a first message refused as too long is
     // an input error instead, with nothing to hand over.
