@@ -91,7 +91,8 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
       ...(context.backend === undefined ? {} : { backend: context.backend }),
       recent: () => window.lines(),
       print: renderer.print,
-      width: renderWidth(io.stderr.columns),
+      // A pipe has no width: side answers are written whole there, as the event log is.
+      width: io.stderr.isTTY === true ? renderWidth(io.stderr.columns) : Number.POSITIVE_INFINITY,
       lang,
     });
     asides.add(answer);

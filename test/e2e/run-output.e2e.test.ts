@@ -41,6 +41,19 @@ describe('run output (e2e)', () => {
     );
   });
 
+  test('a side question asked from a pipe gets its answer written whole, not wrapped at 80 columns', async () => {
+    const { run } = await start((request) =>
+      JSON.stringify(request.body).includes('what are you doing now')
+        ? message([text(LONG_ANSWER)])
+        : message([text('ok')]),
+    );
+
+    const outcome = await run(['go', '--timeout', '0'], { input: 'build it\n?what are you doing now\n' });
+
+    expect(outcome.stderr).toContain('# Aside');
+    expect(outcome.stderr.split('\n')).toContain(`  ${LONG_ANSWER}`);
+  });
+
   test('the run budget stop is said once, though the bequest still runs after it', async () => {
     const { run } = await start(() => message([text('ok')]));
 
