@@ -5,7 +5,11 @@
  * @module
  */
 import { processEnvironment } from '../config/process-environment.js';
+import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
 import { runCli } from './run-cli.js';
+
+// Before anything is written: `flower --help | head -1` must not end in an EPIPE stack trace.
+exitQuietlyOnClosedPipe([process.stdout, process.stderr]);
 
 const exitCode = await runCli(process.argv.slice(2), {
   io: {
