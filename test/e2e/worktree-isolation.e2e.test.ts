@@ -158,7 +158,7 @@ describe('worktree isolation (e2e)', () => {
     if (sandboxSupport(scratch.env['PATH'] ?? '').available) {
       // The worker's Bash runs in Claude Code's sandbox: the main checkout's files and everything outside the
       // allowed folders are read-only.
-      expect(seenToolResult(server, 'bash-main')?.text).toMatch(/Read-only file system/);
+      expect(seenToolResult(server, 'bash-main')?.text).toMatch(/read-only file system/i); // bash says Read-only, zsh read-only
       expect(readFileSync(join(workspace, 'x', 'keep.txt'), 'utf8')).toBe('keep\n');
       expect(existsSync(join(scratch.dir, 'bash-outside.txt'))).toBe(false);
     }
