@@ -17,6 +17,7 @@ import { useColor } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import { ensureCredentials } from './ensure-credentials.js';
 import { createOutputRelay, type OutputRelay } from './output-relay.js';
+import { quietRetries } from './quiet-retries.js';
 import type { GlobalOptions } from './program.js';
 import { updateNotice } from './update-notice.js';
 
@@ -38,14 +39,17 @@ export async function startRunCommand(
   const { io } = context;
   const color = useColor(io.stderr, config.env);
   const output = createOutputRelay(io.stderr);
-  const renderer = createTerminalRenderer({
-    verbose: globals.verbose === true,
+  const renderer = quietRetries(
+    createTerminalRenderer({
+      verbose: globals.verbose === true,
+      output,
+      color,
+      lang: config.lang,
+      home: homeDirectory(config.env),
+      now: context.now ?? Date.now,
+    }),
     output,
-    color,
-    lang: config.lang,
-    home: homeDirectory(config.env),
-    now: context.now ?? Date.now,
-  });
+  );
   // Before credentials, as the reference did: a newer version may be the fix for what follows.
   const notice = updateNotice({ config, ...(context.now ? { now: context.now } : {}) });
   if (notice !== null) renderer.print(notice, 'yellow');

@@ -25,7 +25,13 @@ export interface DescribeConfigOptions {
 }
 
 // Switches shown only when set, after the known keys.
-const FLOWER_SWITCHES = ['FLOWER_LANG', 'FLOWER_NO_UPDATE', 'FLOWER_NO_PROBE', 'FLOWER_STALL_TIMEOUT'];
+const FLOWER_SWITCHES = [
+  'FLOWER_LANG',
+  'FLOWER_NO_UPDATE',
+  'FLOWER_NO_PROBE',
+  'FLOWER_STALL_TIMEOUT',
+  'FLOWER_UNREACHABLE_WAIT',
+];
 
 /**
  * A secret for the screen: its first 4 characters and its length. Values of 8 characters or fewer show no

@@ -23,6 +23,8 @@ export interface FlowerConfig {
   window: number | null;
   /** `FLOWER_STALL_TIMEOUT` in seconds when it is a positive number, else `null`. */
   stallTimeoutS: number | null;
+  /** `FLOWER_UNREACHABLE_WAIT` in seconds when it is a number of 0 or more, else `null` (the default, 60). */
+  unreachableWaitS: number | null;
   /** `FLOWER_NO_UPDATE` is non-empty. */
   noUpdate: boolean;
   /** `FLOWER_NO_PROBE` is non-empty. */
@@ -64,6 +66,12 @@ function positiveSeconds(value: string | undefined): number | null {
   return number > 0 ? number : null;
 }
 
+/** Seconds from a setting, 0 allowed; null when unset or not a plain number. */
+function secondsOrZero(value: string | undefined): number | null {
+  const text = (value ?? '').trim();
+  return /^\d+(\.\d+)?$/.test(text) ? Number(text) : null;
+}
+
 /**
  * Build a frozen config from an already merged environment. Used by {@link loadConfig} and by setup, which
  * adjusts the environment for the current run after saving.
@@ -76,6 +84,7 @@ export function deriveConfig(
   const lang = languageOf(env);
   const window = positiveInteger(env['FLOWER_WINDOW']);
   const stallTimeoutS = positiveSeconds(env['FLOWER_STALL_TIMEOUT']);
+  const unreachableWaitS = secondsOrZero(env['FLOWER_UNREACHABLE_WAIT']);
   const warnings: string[] = [];
   if (env['FLOWER_WINDOW'] && window === null) {
     warnings.push(uiText('cfg.badWindow', { value: env['FLOWER_WINDOW'] }, lang));
@@ -83,12 +92,17 @@ export function deriveConfig(
   if (env['FLOWER_STALL_TIMEOUT'] && stallTimeoutS === null) {
     warnings.push(uiText('cfg.badStall', { value: env['FLOWER_STALL_TIMEOUT'] }, lang));
   }
+  const unreachableSetting = env['FLOWER_UNREACHABLE_WAIT'] ?? '';
+  if (unreachableSetting !== '' && unreachableWaitS === null) {
+    warnings.push(uiText('cfg.badUnreachable', { value: unreachableSetting }, lang));
+  }
   const config: FlowerConfig = Object.freeze({
     env,
     lang,
     configDir: configDir(env),
     window,
     stallTimeoutS,
+    unreachableWaitS,
     noUpdate: Boolean(env['FLOWER_NO_UPDATE']),
     noProbe: Boolean(env['FLOWER_NO_PROBE']),
     problems: Object.freeze((parts.problems ?? []).map((problem) => Object.freeze({ ...problem }))),

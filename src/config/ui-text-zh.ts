@@ -164,7 +164,11 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'net.unreachable': '连不上 {host}:{port};最多等 {wait},看网络能否恢复',
   'net.back': '{host}:{port} 恢复了(等了 {waited});继续',
   'net.gaveUp': '{wait} 内网络没有恢复',
-  'rt.retry': '第 {n} 次尝试失败({kind});{delay} 后接着原来的会话继续',
+  'net.neverReached':
+    '本进程从未连上 {host}:{port}:请检查 ANTHROPIC_BASE_URL,以及 API 或网关是否在运行;再检查 {wait},之后停止(FLOWER_UNREACHABLE_WAIT)',
+  'net.neverGaveUp': '始终连不上 API 地址;等了 {wait} 后停止',
+  'net.waiting': '等待 {host}:{port} · 已等 {waited} · {next} 后再检查 · 按 Ctrl-C 停止',
+  'rt.retry': '第 {n} 次尝试失败({kind}):{why} · {delay} 后第 {next} 次尝试(共 {max} 次),接着原来的会话',
   'rt.stall': '没有任何工具或子代理在跑,代理却 {idle} 没有消息;数据流像是卡住了,停下它,接着原来的会话继续',
   'rt.budget.step': '这一步的预算 ${cap} 用完了(已花 ${spent});到此为止,会话可以接着跑',
   'rt.promptTooLong':
@@ -210,6 +214,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'cfg.problem.nul-byte': '.env {file}:{line}:含有 NUL 字节;已跳过',
   'cfg.badWindow': 'FLOWER_WINDOW={value} 不是正整数;已忽略',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} 不是正的秒数;已忽略',
+  'cfg.badUnreachable': 'FLOWER_UNREACHABLE_WAIT={value} 不是秒数(0 或更大);已忽略',
 
   'setup.title': '配置 flower',
   'setup.where': '凭证会保存在 {path}(只有你能读)。设置一次,到处可用。',

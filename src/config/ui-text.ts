@@ -191,9 +191,13 @@ export const EN_CATALOG = {
   'net.unreachable': '{host}:{port} is unreachable; waiting up to {wait} for the network to come back',
   'net.back': '{host}:{port} is reachable again after {waited}; continuing',
   'net.gaveUp': 'network not back within {wait}',
+  'net.neverReached':
+    '{host}:{port} was never reached from this process: check ANTHROPIC_BASE_URL and that the API or gateway is running; checking again for {wait}, then stopping (FLOWER_UNREACHABLE_WAIT)',
+  'net.neverGaveUp': 'the API endpoint was never reachable; stopped after {wait}',
+  'net.waiting': 'waiting for {host}:{port} · {waited} so far · next check in {next} · Ctrl-C to stop',
 
   // The step's attempt loop (runtime.md §3.2, §11; decisions 6, 25, 30).
-  'rt.retry': 'Attempt {n} failed ({kind}); resuming the same session in {delay}',
+  'rt.retry': 'Attempt {n} failed ({kind}): {why} · attempt {next} of {max} in {delay}, same session',
   'rt.stall':
     'No message from the agent for {idle} while nothing was running; the stream looks stuck, so it is stopped and the same session resumed',
   'rt.budget.step': 'Step budget ${cap} used up (${spent} spent); stopped here, the session stays resumable',
@@ -248,6 +252,7 @@ export const EN_CATALOG = {
   'cfg.problem.nul-byte': '.env {file}:{line}: holds a NUL byte; skipped',
   'cfg.badWindow': 'FLOWER_WINDOW={value} is not a positive whole number; ignored',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} is not a positive number of seconds; ignored',
+  'cfg.badUnreachable': 'FLOWER_UNREACHABLE_WAIT={value} is not a number of seconds (0 or more); ignored',
 
   // The setup dialogue (§8).
   'setup.title': 'Configure flower',

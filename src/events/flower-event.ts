@@ -145,6 +145,16 @@ export interface WaitEvent extends EventBase {
   port: number;
   maxWaitS: number;
 }
+/** A wait for the network goes on: sent after each failed probe, for a countdown line. */
+export interface WaitingEvent extends EventBase {
+  kind: 'waiting';
+  host: string;
+  port: number;
+  /** Seconds since the wait began. */
+  waitedS: number;
+  /** Seconds until the next probe. */
+  nextCheckS: number;
+}
 export interface RecoveredEvent extends EventBase {
   kind: 'recovered';
   host: string;
@@ -252,6 +262,7 @@ export type FlowerEvent =
   | CostEvent
   | RetryEvent
   | WaitEvent
+  | WaitingEvent
   | RecoveredEvent
   | StallEvent
   | BudgetEvent

@@ -85,6 +85,7 @@ export function formatEvent(event: FlowerEvent, state: RenderState, options: For
     case 'retry':
     case 'reset':
     case 'wait':
+    case 'waiting':
     case 'recovered':
     case 'stall':
       return wrap(event.text, options, '  ~ ', '    ').map(colors.yellow);

@@ -22,6 +22,11 @@ export interface ResilienceSettings {
   probeInterval: number;
   /** Give up waiting for the network after this many seconds (longer is usually a real incident). */
   maxOfflineWait: number;
+  /**
+   * Give up after this many seconds when the endpoint was never reached in this process: a wrong address or
+   * a gateway that is not running will not come back by itself, and an hour of silence hides the mistake.
+   */
+  unreachableWait: number;
   /** Retry errors that are neither known transient nor known fatal (most of them are transient). */
   retryUnknown: boolean;
   /** Prompt for resuming a session cut off by an error; deliberately carries no error detail. */
@@ -43,6 +48,7 @@ export const DEFAULT_RESILIENCE_SETTINGS: Readonly<ResilienceSettings> = Object.
   probeTimeout: 5,
   probeInterval: 15,
   maxOfflineWait: 3600,
+  unreachableWait: 60,
   retryUnknown: true,
   resumePrompt:
     'You were cut off mid-way. Check what is already on disk (and in the workbench, if there is one), ' +
@@ -70,6 +76,7 @@ const RULES: Readonly<Record<keyof ResilienceSettings, Rule>> = {
   probeTimeout: [positive, 'a positive number of seconds'],
   probeInterval: [positive, 'a positive number of seconds'],
   maxOfflineWait: [atLeast(0), 'a number of seconds, 0 or more'],
+  unreachableWait: [atLeast(0), 'a number of seconds, 0 or more'],
   retryUnknown: [flag, 'true or false'],
   resumePrompt: [(value) => typeof value === 'string' && value.trim() !== '', 'a non-empty text'],
   // At most a day: a longer limit is no watchdog at all, and Node fires a timer past 2^31 ms at once.

@@ -10,6 +10,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Env } from '../config/process-environment.js';
 import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
+import { formatElapsed } from '../render/format-numbers.js';
 import type { ErrorKind } from './classify-error.js';
 import { endpoint, reachable } from './network-probe.js';
 import { resilienceSettings, type ResilienceSettings } from './resilience-settings.js';
@@ -26,6 +27,31 @@ export interface WaitNotice {
   maxWaitS: number;
   /** Seconds since the wait began. */
   waitedS: number;
+  /** The endpoint was never reached in this process: the wait is the short {@link ResilienceSettings.unreachableWait}. */
+  neverReached?: boolean;
+}
+
+/** After each failed probe of a wait: how long it has waited and when the next probe comes. */
+export interface WaitCheck {
+  host: string;
+  port: number;
+  /** Seconds since the wait began. */
+  waitedS: number;
+  /** Seconds until the next probe. */
+  nextCheckS: number;
+}
+
+/** How {@link Resilience.waitOnline} waits beyond its defaults. */
+export interface WaitOptions {
+  /** Aborts the wait at once. */
+  signal?: AbortSignal;
+  /**
+   * The endpoint was never reached in this process: wait at most `unreachableWait` (a wrong address does not
+   * come back by itself), and say so in the notice.
+   */
+  neverReached?: boolean;
+  /** Called after each failed probe, for a line that shows the wait is alive. */
+  onCheck?: (check: WaitCheck) => void;
 }
 
 /** Time as {@link Resilience} sees it; tests inject a fake one so a one-hour wait takes no real time. */
@@ -76,6 +102,7 @@ export class Resilience implements ResilienceSettings {
   readonly probeTimeout: number;
   readonly probeInterval: number;
   readonly maxOfflineWait: number;
+  readonly unreachableWait: number;
   readonly retryUnknown: boolean;
   readonly resumePrompt: string;
   readonly stallTimeoutS: number;
@@ -86,6 +113,7 @@ export class Resilience implements ResilienceSettings {
   readonly #random: () => number;
   readonly #clock: ResilienceClock;
   readonly #probe: (host: string, port: number, timeoutS: number) => Promise<boolean>;
+  #reached = false;
 
   constructor(options: Partial<ResilienceSettings> = {}, dependencies: ResilienceDependencies = {}) {
     const settings = resilienceSettings(options);
@@ -96,6 +124,7 @@ export class Resilience implements ResilienceSettings {
     this.probeTimeout = settings.probeTimeout;
     this.probeInterval = settings.probeInterval;
     this.maxOfflineWait = settings.maxOfflineWait;
+    this.unreachableWait = settings.unreachableWait;
     this.retryUnknown = settings.retryUnknown;
     this.resumePrompt = settings.resumePrompt;
     this.stallTimeoutS = settings.stallTimeoutS;
@@ -125,24 +154,60 @@ export class Resilience implements ResilienceSettings {
   }
 
   /**
+   * True once the endpoint answered in this process: a probe succeeded or {@link markReached} was called.
+   * Until then an outage is more likely a wrong address than a network that will come back.
+   */
+  get reached(): boolean {
+    return this.#reached;
+  }
+
+  /** Notes that the API answered (a response arrived), so later outages get the full offline wait. */
+  markReached(): void {
+    this.#reached = true;
+  }
+
+  /** The longest wait for the network now: `unreachableWait` (capped by `maxOfflineWait`) until reached. */
+  offlineLimit(neverReached: boolean): number {
+    return neverReached ? Math.min(this.unreachableWait, this.maxOfflineWait) : this.maxOfflineWait;
+  }
+
+  /**
    * Waits until the API endpoint (`ANTHROPIC_BASE_URL`'s host and port) accepts a TCP connection. Probes at
    * once; while down, `notify`s `unreachable` once, probes every `probeInterval` seconds (never sleeping
-   * past the deadline) and, when a probe succeeds, `notify`s `back` once and resolves `true`. Resolves
-   * `false` when `maxOfflineWait` passes first, or at once when `signal` aborts (check `signal.aborted` to
-   * tell the two apart). Never rejects; an exception thrown by `notify` is ignored so that a broken display
-   * cannot end a wait.
+   * past the deadline), calls `onCheck` after each failed probe and, when a probe succeeds, `notify`s `back`
+   * once and resolves `true`. Resolves `false` when the limit ({@link offlineLimit}) passes first, or at once
+   * when the signal aborts (check `signal.aborted` to tell the two apart). Never rejects; an exception thrown
+   * by `notify` or `onCheck` is ignored so that a broken display cannot end a wait. A signal may be passed
+   * directly as the second argument.
    */
-  async waitOnline(notify?: (notice: WaitNotice) => void, signal?: AbortSignal): Promise<boolean> {
+  async waitOnline(
+    notify?: (notice: WaitNotice) => void,
+    options: WaitOptions | AbortSignal = {},
+  ): Promise<boolean> {
+    const {
+      signal,
+      neverReached = false,
+      onCheck,
+    } = options instanceof AbortSignal ? { signal: options } : options;
     const { host, port } = endpoint(this.#env);
     const clock = this.#clock;
     const start = clock.now();
-    const deadline = start + this.maxOfflineWait;
+    const limit = this.offlineLimit(neverReached);
+    const deadline = start + limit;
     const send = (state: WaitNotice['state']): void => {
-      const notice = { state, host, port, maxWaitS: this.maxOfflineWait, waitedS: clock.now() - start };
+      const notice: WaitNotice = { state, host, port, maxWaitS: limit, waitedS: clock.now() - start };
+      if (neverReached) notice.neverReached = true;
       try {
         notify?.(notice);
       } catch {
         // The runtime's own sinks record display failures; the wait must go on regardless.
+      }
+    };
+    const check = (nextCheckS: number): void => {
+      try {
+        onCheck?.({ host, port, waitedS: clock.now() - start, nextCheckS });
+      } catch {
+        // As for notices: the display never ends the wait.
       }
     };
     let failed = false;
@@ -152,6 +217,7 @@ export class Resilience implements ResilienceSettings {
       const up = await untilAborted(probe, signal);
       if (up === null) return false;
       if (up) {
+        this.#reached = true;
         if (failed) send('back');
         return true;
       }
@@ -161,7 +227,9 @@ export class Resilience implements ResilienceSettings {
       }
       const remaining = deadline - clock.now();
       if (remaining <= 0) return false;
-      if (!(await clock.sleep(Math.min(this.probeInterval, remaining), signal))) return false;
+      const pause = Math.min(this.probeInterval, remaining);
+      check(pause);
+      if (!(await clock.sleep(pause, signal))) return false;
     }
   }
 
@@ -171,8 +239,12 @@ export class Resilience implements ResilienceSettings {
   }
 }
 
-/** The screen line for a {@link WaitNotice} (catalog keys `net.unreachable` / `net.back`). */
+/** The screen line for a {@link WaitNotice} (catalog keys `net.unreachable`, `net.neverReached`, `net.back`). */
 export function waitNoticeText(notice: WaitNotice, lang: Lang = 'en'): string {
+  if (notice.state === 'unreachable' && notice.neverReached === true) {
+    const vars = { host: notice.host, port: notice.port, wait: humanDuration(notice.maxWaitS, lang) };
+    return uiText('net.neverReached', vars, lang);
+  }
   return notice.state === 'unreachable'
     ? uiText(
         'net.unreachable',
@@ -186,9 +258,30 @@ export function waitNoticeText(notice: WaitNotice, lang: Lang = 'en'): string {
       );
 }
 
-/** What a step's error gets when the network stayed down past the limit (catalog key `net.gaveUp`). */
-export function gaveUpText(maxOfflineWaitS: number, lang: Lang = 'en'): string {
-  return uiText('net.gaveUp', { wait: humanDuration(maxOfflineWaitS, lang) }, lang);
+/**
+ * What a step's error gets when the network stayed down past the limit (catalog key `net.gaveUp`, or
+ * `net.neverGaveUp` when the endpoint was never reached in this process).
+ */
+export function gaveUpText(maxOfflineWaitS: number, lang: Lang = 'en', neverReached = false): string {
+  return uiText(
+    neverReached ? 'net.neverGaveUp' : 'net.gaveUp',
+    { wait: humanDuration(maxOfflineWaitS, lang) },
+    lang,
+  );
+}
+
+/** The countdown line of a wait: `waiting for 127.0.0.1:59999 · 3:12 so far · next check in 11 s · Ctrl-C to stop`. */
+export function waitCheckText(check: WaitCheck, lang: Lang = 'en'): string {
+  return uiText(
+    'net.waiting',
+    {
+      host: check.host,
+      port: check.port,
+      waited: formatElapsed(check.waitedS),
+      next: humanDuration(check.nextCheckS, lang),
+    },
+    lang,
+  );
 }
 
 // A probe cannot be cancelled, but an aborted wait must return at once: `null` means "aborted".

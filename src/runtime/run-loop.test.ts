@@ -46,10 +46,17 @@ function resilience(probe: boolean[] = [true], settings: Partial<ResilienceSetti
 
 function setUp(
   steps: LikeStep[],
-  options: { probe?: boolean[]; settings?: Partial<ResilienceSettings>; budgetUsd?: number } = {},
+  options: {
+    probe?: boolean[];
+    settings?: Partial<ResilienceSettings>;
+    budgetUsd?: number;
+    /** The API answered earlier in this process (a run that had been working). */
+    reached?: boolean;
+  } = {},
 ) {
   const backend = new SdkLikeBackend(steps);
   const { instance, probes } = resilience(options.probe, options.settings);
+  if (options.reached === true) instance.markReached();
   const runtime = new Runtime({
     workspace: join(dir, 'ws'),
     config,
@@ -95,7 +102,9 @@ describe('Runtime attempt loop', () => {
     expect(retries).toEqual([
       expect.objectContaining({ attempt: 1, cause: 'error', errorKind: 'transient', step: 'worker' }),
     ]);
-    expect(retries[0]?.text).toMatch(/^Attempt 1 failed \(transient\); resuming the same session in \d+ s$/);
+    expect(retries[0]?.text).toMatch(
+      /^Attempt 1 failed \(transient\): api_error: API Error: .*ECONNREFUSED\) · attempt 2 of 6 in \d+ s, same session$/,
+    );
     expect(events.some((event) => event.kind === 'wait' || event.kind === 'recovered')).toBe(false);
   });
 
@@ -172,6 +181,7 @@ describe('Runtime attempt loop', () => {
   test('waits while the endpoint is unreachable: one wait and one recovered event per outage', async () => {
     const { events, run } = setUp([[sdk.init(), ...sdk.apiFailure(REFUSED)], ok()], {
       probe: [false, false, false, true],
+      reached: true,
     });
     const step = await run();
     expect(step).toMatchObject({ ok: true, attempts: 2, resumed: true });
@@ -187,11 +197,44 @@ describe('Runtime attempt loop', () => {
     const { backend, run } = setUp([[sdk.init(), ...sdk.apiFailure(REFUSED)], ok()], {
       probe: [false],
       settings: { maxOfflineWait: 0.01 },
+      reached: true,
     });
     const step = await run();
     expect(step.ok).toBe(false);
     expect(step.error).toMatch(/ECONNREFUSED\) \| network not back within 0 s$/);
     expect(backend.remaining).toBe(1);
+  });
+
+  test('an endpoint never reached in this process: said at once, a countdown per check, the short wait', async () => {
+    const { backend, events, probes, run } = setUp([[sdk.init(), ...sdk.apiFailure(REFUSED)], ok()], {
+      probe: [false],
+      // An hour for a run that had been working; the short wait must bind instead.
+      settings: { maxOfflineWait: 3600, unreachableWait: 0.05, probeInterval: 0.01 },
+    });
+    const step = await run();
+    expect(step.ok).toBe(false);
+    expect(step.error).toMatch(/ECONNREFUSED\) \| the API endpoint was never reachable; stopped after 0 s$/);
+    expect(backend.remaining).toBe(1);
+    const wait = events.find((event) => event.kind === 'wait');
+    expect(wait?.text).toContain('127.0.0.1:9 was never reached from this process');
+    expect(wait).toMatchObject({ maxWaitS: 0.05 });
+    const checks = events.filter((event) => event.kind === 'waiting');
+    // One countdown line after every failed probe but the last, after which the wait gives up.
+    expect(checks.length).toBe(probes.length - 1);
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks[0]?.text).toMatch(
+      /^waiting for 127\.0\.0\.1:9 · 0:00 so far · next check in 0 s · Ctrl-C to stop$/,
+    );
+  });
+
+  test('an answered attempt counts as reached: a later outage gets the full wait', async () => {
+    const { events, run } = setUp(
+      [[sdk.init(), sdk.text('working', { id: 'm-1', tokens: 5000 }), ...sdk.apiFailure(REFUSED)], ok()],
+      { probe: [false, false, true], settings: { unreachableWait: 0 } },
+    );
+    const step = await run();
+    expect(step).toMatchObject({ ok: true, attempts: 2 });
+    expect(events.find((event) => event.kind === 'wait')?.text).toContain('127.0.0.1:9 is unreachable');
   });
 
   test('an abort during the backoff ends the step as killed-by-signal and writes the row', async () => {

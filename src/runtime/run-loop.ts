@@ -13,12 +13,22 @@ import { runAttempt, HANDOFF_DUE, INTERRUPTED, KILLED, type AttemptPlan } from '
 import { attemptBudget, budgetError, type BudgetCaps, type BudgetScope } from './budget.js';
 import { classify, STALL_PREFIX } from './classify-error.js';
 import { interruptPrompt } from './interrupt-note.js';
-import { gaveUpText, waitNoticeText, type Resilience, type WaitNotice } from './resilience.js';
+import {
+  gaveUpText,
+  waitCheckText,
+  waitNoticeText,
+  type Resilience,
+  type WaitCheck,
+  type WaitNotice,
+} from './resilience.js';
 import { handOff, type HandoffDeps } from './handoff-turn.js';
 import type { IndexRelay } from './index-relay.js';
 import { isOverflow } from './overflow.js';
 import { rememberOverflow } from './window-calibration.js';
 import type { StepRun } from './step-run.js';
+
+/** How much of an error the retry line shows. */
+const RETRY_REASON_CHARS = 100;
 
 /** The SDK's answer to resuming a session the store does not hold: no retry can bring it back. */
 const MISSING_SESSION = /No conversation found with session ID/i;
@@ -72,6 +82,8 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
     const sent = deps.relay?.prepare(plan) ?? plan;
     await runAttempt(run, { ...sent, budget }, deps);
     deps.relay?.confirm(result.sessionId);
+    // Something was spent or measured: the API answered, so a later outage is the network, not the address.
+    if (result.ok || result.costUsd > 0 || result.context > 0) resilience.markReached();
     // Rolling back applies once: on a retry it would discard the work done since (rt §14 #4).
     plan = { ...plan, resumeAt: null };
     if (result.ok || result.error === KILLED) return;
@@ -137,9 +149,17 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
     const kind = MISSING_SESSION.test(error) ? 'fatal' : classify(error);
     if (!resilience.enabled || attempt >= resilience.maxAttempts || !resilience.shouldRetry(kind)) return;
     const delayS = resilience.delayFor(attempt);
+    const vars = {
+      n: attempt,
+      kind,
+      why: firstWords(error),
+      next: attempt + 1,
+      max: resilience.maxAttempts,
+      delay: humanDuration(delayS, deps.lang),
+    };
     run.emit({
       kind: 'retry',
-      text: uiText('rt.retry', { n: attempt, kind, delay: humanDuration(delayS, deps.lang) }, deps.lang),
+      text: uiText('rt.retry', vars, deps.lang),
       at: Date.now() / 1000,
       step: null,
       attempt,
@@ -147,10 +167,16 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       errorKind: kind,
       delayS,
     });
-    const online = await resilience.waitOnline((notice) => emitWait(run, deps, notice), signal);
+    const neverReached = !resilience.reached;
+    const online = await resilience.waitOnline((notice) => emitWait(run, deps, notice), {
+      signal,
+      neverReached,
+      onCheck: (check) => emitWaiting(run, deps, check),
+    });
     if (!online) {
       if (run.aborted) continue;
-      result.error = `${error} | ${gaveUpText(resilience.maxOfflineWait, deps.lang)}`;
+      const limit = resilience.offlineLimit(neverReached);
+      result.error = `${error} | ${gaveUpText(limit, deps.lang, neverReached)}`;
       return;
     }
     if (!(await resilience.sleep(delayS, signal))) continue;
@@ -210,6 +236,26 @@ function emitBudget(
     scope,
     capUsd,
     spentUsd,
+  });
+}
+
+/** The error's first line, short enough for the one retry line (the whole text is in the manifest). */
+function firstWords(error: string): string {
+  const line = error.trim().split(/\r?\n/, 1)[0] ?? '';
+  return line.length > RETRY_REASON_CHARS ? `${line.slice(0, RETRY_REASON_CHARS - 1)}…` : line;
+}
+
+/** The countdown line of a wait, after each failed probe. */
+function emitWaiting(run: StepRun, deps: LoopDeps, check: WaitCheck): void {
+  run.emit({
+    kind: 'waiting',
+    text: waitCheckText(check, deps.lang),
+    at: Date.now() / 1000,
+    step: null,
+    host: check.host,
+    port: check.port,
+    waitedS: check.waitedS,
+    nextCheckS: check.nextCheckS,
   });
 }
 

@@ -45,17 +45,21 @@ export interface AttemptContext {
 
 /**
  * A {@link Resilience} from a runtime option: an instance as is, settings or a boolean (false = one
- * attempt, no waiting). `FLOWER_STALL_TIMEOUT` sets the watchdog when the settings do not (api.md §6 #42).
+ * attempt, no waiting). `FLOWER_STALL_TIMEOUT` sets the watchdog and `FLOWER_UNREACHABLE_WAIT` the wait for
+ * an endpoint never reached when the settings do not (api.md §6 #42).
  */
 export function resilienceFrom(
   value: Resilience | Partial<ResilienceSettings> | boolean | undefined,
-  config: { env: Env; stallTimeoutS?: number | null },
+  config: { env: Env; stallTimeoutS?: number | null; unreachableWaitS?: number | null },
 ): Resilience {
   if (value instanceof Resilience) return value;
   const settings: Partial<ResilienceSettings> = typeof value === 'object' ? { ...value } : {};
   if (value === false) settings.enabled = false;
   if (settings.stallTimeoutS === undefined && config.stallTimeoutS != null) {
     settings.stallTimeoutS = config.stallTimeoutS;
+  }
+  if (settings.unreachableWait === undefined && config.unreachableWaitS != null) {
+    settings.unreachableWait = config.unreachableWaitS;
   }
   return new Resilience(settings, { env: config.env });
 }
