@@ -157,9 +157,9 @@ describe('runCli', () => {
     const outcome = await flower(['once', 'say hi'], [answer('Hi there.')]);
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toBe('Hi there.\n');
-    expect(outcome.stderr).toContain('  Hi there.\n  - context 36.8K · total $0.00 · 0:00');
+    expect(outcome.stderr).toContain('  Hi there.\n  - context 36.8K/1M · total $0.00 · 0:00');
     expect(outcome.stderr).toContain('  + done 1 turn · $0.1474');
-    expect(outcome.stderr).toContain('  - context 36.8K · total $0.15');
+    expect(outcome.stderr).toContain('  - context 36.8K/1M · total $0.15');
     expect(outcome.stderr).toContain(`Total cost $0.1474 · manifest ${join(dir, 'runs', 'manifest.json')}`);
     expect(outcome.stderr).toContain('flower once --resume sess-1');
     expect(readManifest(join(dir, 'runs'))).toEqual([

@@ -55,6 +55,18 @@ export interface ThinkingEvent extends EventBase, Thread {
 export interface PromptEvent extends EventBase, Thread {
   kind: 'prompt';
 }
+/**
+ * A response is being streamed: how many output tokens it has so far. Sent when a response starts, at most
+ * about twice a second while it streams, and when it ends. For live displays only; not written to
+ * `events.jsonl`.
+ */
+export interface StreamEvent extends EventBase, Thread {
+  kind: 'stream';
+  /** Output tokens so far: estimated from the streamed characters until the API's own count arrives. */
+  tokens: number;
+  /** True on the response's last event, whose `tokens` is the API's count. */
+  done: boolean;
+}
 export interface ToolCallEvent extends EventBase, Thread {
   kind: 'tool_call';
   tool: string;
@@ -248,6 +260,7 @@ export type FlowerEvent =
   | TextEvent
   | ThinkingEvent
   | PromptEvent
+  | StreamEvent
   | ToolCallEvent
   | ToolResultEvent
   | ContextEvent

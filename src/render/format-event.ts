@@ -8,7 +8,7 @@ import type { Colors } from 'picocolors/types.js';
 import { uiText, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent, HandoffEvent, Thread } from '../events/flower-event.js';
 import { displayWidth, fitLine } from './display-width.js';
-import { formatContext, formatElapsed, formatUsd } from './format-numbers.js';
+import { formatContext, formatContextOf, formatElapsed, formatUsd } from './format-numbers.js';
 import { plainLines, sanitizeLine } from './sanitize.js';
 import { wrapText, type WrapPrefix } from './wrap-text.js';
 
@@ -16,6 +16,8 @@ import { wrapText, type WrapPrefix } from './wrap-text.js';
 export interface RenderState {
   /** Latest main-thread context size in tokens; 0 = unknown. */
   contextTokens: number;
+  /** The context window that size is measured against (where a handoff comes); 0 = unknown. */
+  contextWindow?: number;
   /** Dollars spent so far in this run. */
   totalUsd: number;
   /** Seconds since the renderer was created. */
@@ -45,11 +47,13 @@ function lineRoom(options: FormatOptions): number {
   return options.wrap === false ? Number.POSITIVE_INFINITY : options.width;
 }
 
-/** The status line: `  - context 36.8K · total $0.12 · 0:07` (context only when known). */
+/** The status line: `  - context 36.8K/200K · total $0.12 · 0:07` (context only when known). */
 export function formatStatusLine(state: RenderState, options: FormatOptions): string {
   const fields: string[] = [];
   if (state.contextTokens > 0)
-    fields.push(`${text('st.context', options)} ${formatContext(state.contextTokens)}`);
+    fields.push(
+      `${text('st.context', options)} ${formatContextOf(state.contextTokens, state.contextWindow)}`,
+    );
   fields.push(`${text('st.total', options)} $${formatUsd(state.totalUsd, 2)}`);
   fields.push(formatElapsed(state.elapsedS));
   return options.colors.dim(`  - ${fields.join(' · ')}`);

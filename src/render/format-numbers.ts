@@ -10,6 +10,27 @@ export function formatContext(tokens: number): string {
   return String(Math.max(0, Math.round(tokens)));
 }
 
+/**
+ * Context used against the window, `153.1K/200K`, so a coming handoff shows; only the used size when the
+ * window is unknown (0 or undefined).
+ */
+export function formatContextOf(tokens: number, window: number | undefined): string {
+  const used = formatContext(tokens);
+  if (window === undefined || !(window > 0)) return used;
+  const limit =
+    window >= 1_000_000
+      ? `${trimZero(window / 1_000_000)}M`
+      : window >= 1000
+        ? `${trimZero(window / 1000)}K`
+        : String(window);
+  return `${used}/${limit}`;
+}
+
+/** One decimal, without a trailing `.0` (`200`, `1.5`). */
+function trimZero(value: number): string {
+  return String(Math.round(value * 10) / 10);
+}
+
 /** Elapsed time as `m:ss`, or `h:mm:ss` from one hour. */
 export function formatElapsed(seconds: number): string {
   const total = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));

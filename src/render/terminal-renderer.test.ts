@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import type { FlowerEvent } from '../events/flower-event.js';
+import type { CostEvent, FlowerEvent } from '../events/flower-event.js';
 import { createTerminalRenderer } from './terminal-renderer.js';
 
 function capture(isTTY = false): {
@@ -31,7 +31,7 @@ const result = (costUsd: number): FlowerEvent => ({
   subtype: 'success',
   errors: [],
 });
-const cost = (runUsd: number): FlowerEvent => ({
+const cost = (runUsd: number): CostEvent => ({
   at: 0,
   step: 'ad-hoc',
   kind: 'cost',
@@ -76,20 +76,61 @@ describe('createTerminalRenderer', () => {
     );
   });
 
-  test('takes the run total from cost events, printing the status after the cost that follows a result', async () => {
+  test('a resumed session: the done line shows the step figure of the cost event before it, not the lifetime total', async () => {
     const out = capture();
     const render = createTerminalRenderer({ output: out.stream, now: () => 0 });
-    render(result(0.4));
-    render(cost(0.4));
-    render(result(0.9));
-    render(cost(0.9));
+    const costOf = (step: string, stepUsd: number, runUsd: number): CostEvent => ({
+      ...cost(runUsd),
+      step,
+      stepUsd,
+    });
+    const resultOf = (step: string, lifetime: number): FlowerEvent => ({ ...result(lifetime), step });
+    // Step one: a fresh session. Step two resumes a session that had spent $0.3156 in earlier processes;
+    // its result reports the session's lifetime $0.3863 while the step itself spent $0.0707.
+    render(costOf('plan', 0.02, 0.02));
+    render(resultOf('plan', 0.02));
+    render(costOf('work', 0.03, 0.05));
+    render(costOf('work', 0.0707, 0.0907));
+    render(resultOf('work', 0.3863));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(
-      out
-        .text()
-        .split('\n')
-        .filter((line) => line.startsWith('  -')),
-    ).toEqual(['  - total $0.40 · 0:00', '  - total $0.90 · 0:00']);
+    const lines = out.text().split('\n');
+    expect(lines.filter((line) => line.startsWith('  + done'))).toEqual([
+      '  + done 1 turn · $0.0200 · elapsed 0:00',
+      '  + done 1 turn · $0.0707 · elapsed 0:00',
+    ]);
+    expect(lines.filter((line) => line.startsWith('  -'))).toEqual([
+      '  - total $0.02 · 0:00',
+      '  - total $0.09 · 0:00',
+    ]);
+    expect(out.text()).not.toContain('0.3863');
+  });
+
+  test('the run total follows every cost event and never goes down', () => {
+    const out = capture();
+    const render = createTerminalRenderer({ output: out.stream, now: () => 0 });
+    const seen: number[] = [];
+    for (const runUsd of [0.01, 0.02, 0.015, 0.04]) {
+      render(cost(runUsd));
+      seen.push(render.state.totalUsd);
+    }
+    expect(seen).toEqual([0.01, 0.02, 0.02, 0.04]);
+  });
+
+  test('shows the context against its window when the context event carries one', async () => {
+    const out = capture();
+    const render = createTerminalRenderer({ output: out.stream, now: () => 0 });
+    render({
+      ...main,
+      kind: 'context',
+      text: '',
+      tokens: 153_100,
+      sessionId: 's',
+      window: 200_000,
+      threshold: 180_000,
+    });
+    render({ ...main, kind: 'text', text: 'hi' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.text()).toContain('  - context 153.1K/200K · total $0.00 · 0:00');
   });
 
   test('writes no colour or cursor movement to a pipe, and colour to a terminal', async () => {

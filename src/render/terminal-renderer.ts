@@ -12,7 +12,7 @@ import type { Colors } from 'picocolors/types.js';
 import type { Lang } from '../config/ui-text.js';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
 import { fitLine, renderWidth } from './display-width.js';
-import { formatEvent, formatStatusLine, type FormatOptions, type RenderState } from './format-event.js';
+import { formatEvent, type FormatOptions, type RenderState } from './format-event.js';
 import { plainLines, sanitizeLine } from './sanitize.js';
 
 /** Styles for {@link TerminalRenderer.print}. */
@@ -62,7 +62,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
   const colors: Colors = picocolors.createColors(options.color ?? isTerminal);
   const now = options.now ?? Date.now;
   const started = now();
-  const state: RenderState = { contextTokens: 0, totalUsd: 0, elapsedS: 0 };
+  const state: RenderState = { contextTokens: 0, contextWindow: 0, totalUsd: 0, elapsedS: 0 };
   const width = (): number => options.width ?? renderWidth((output as { columns?: number }).columns);
   const wrap = options.wrap ?? (isTerminal || options.width !== undefined);
   const formatOptions = (): FormatOptions => ({
@@ -74,10 +74,11 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
     ...(options.home === undefined ? {} : { home: options.home }),
   });
   let closed = false;
-  // The runtime reports run totals in `cost` events right after each `result`; until one arrives, results
-  // are summed. Once they do, the status line after a result waits for the cost event that follows it.
-  let costEvents = false;
-  let statusPending = false;
+  // The runtime reports the step's and the run's figures in `cost` events — with every response and just
+  // before each `result` — and those are what the manifest records. A result's own `costUsd` is the
+  // session's lifetime spend when it was resumed, so it is shown only when no cost event came for its step
+  // (a sink fed straight from `normalize`), and the total is then the sum of results.
+  let stepCost: { step: string | null; usd: number } | null = null;
   // The run cap stops every later step of the run before it spends anything (the bequest still runs after a
   // stop); the person was told once, and the same line again would read as a second, different stop.
   let runCapShown: string | null = null;
@@ -94,24 +95,24 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
   const sink = (event: FlowerEvent): void => {
     if (closed) return;
     state.elapsedS = (now() - started) / 1000;
-    if (event.kind === 'context') state.contextTokens = event.tokens;
+    if (event.kind === 'context') {
+      state.contextTokens = event.tokens;
+      if (event.window !== null && event.window > 0) state.contextWindow = event.window;
+    }
     if (event.kind === 'handoff' && event.phase === 'done') state.contextTokens = 0;
     if (event.kind === 'cost') {
-      costEvents = true;
-      state.totalUsd = event.runUsd;
-      if (statusPending) {
-        statusPending = false;
-        write([formatStatusLine(state, formatOptions())]);
+      stepCost = { step: event.step, usd: event.stepUsd };
+      // Only rises: a second runtime feeding this renderer starts its own run total from zero.
+      state.totalUsd = Math.max(state.totalUsd, event.runUsd);
+      return;
+    }
+    if (event.kind === 'result') {
+      if (stepCost !== null && stepCost.step === event.step) {
+        write(formatEvent({ ...event, costUsd: stepCost.usd }, state, formatOptions()));
+        return;
       }
-      return;
+      state.totalUsd += event.costUsd;
     }
-    if (event.kind === 'result' && costEvents) {
-      const [resultLine] = formatEvent(event, state, formatOptions());
-      statusPending = true;
-      write(resultLine === undefined ? [] : [resultLine]);
-      return;
-    }
-    if (event.kind === 'result') state.totalUsd += event.costUsd;
     if (event.kind === 'budget' && event.scope === 'run') {
       const stop = `${event.capUsd}/${event.spentUsd}`;
       if (stop === runCapShown) return;

@@ -13,6 +13,7 @@ import type { Env } from '../config/process-environment.js';
 import { uiText, humanDuration, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent, ResultEvent } from '../events/flower-event.js';
 import { normalize } from '../events/normalize.js';
+import { StreamMeter } from '../events/stream-meter.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { redactingStore } from '../session/redact-credentials.js';
 import { trimReport } from '../session/trim-report.js';
@@ -77,12 +78,28 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   if (run.aborted) controller.abort(run.controller.signal.reason);
   else run.controller.signal.addEventListener('abort', onRunAbort, { once: true });
 
+  // Every change of the step's figure is written to the row and reported at once, so the screen moves with
+  // each response (main thread and subagents alike) and always shows what the manifest records.
+  const reportCost = (): void => {
+    const before = result.costUsd;
+    run.syncCost();
+    run.emit({
+      kind: 'cost',
+      text: `$${result.costUsd.toFixed(4)}`,
+      at: Date.now() / 1000,
+      step: null,
+      usd: Math.max(0, result.costUsd - before),
+      stepUsd: result.costUsd,
+      runUsd: deps.runSpentBefore + result.costUsd,
+    });
+  };
+
   ledger.beginQuery(0);
   const store = observeStore(redactingStore(deps.store, credentialValues(deps.env ?? {})), {
     onAppend(_key, entries) {
       let added = false;
       for (const entry of entries) added = ledger.noteStored(entry) || added;
-      if (added) run.syncCost();
+      if (added) reportCost();
     },
     onLoad(key, entries) {
       if (key.subpath !== undefined || key.sessionId !== plan.resume) return;
@@ -110,23 +127,14 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   const onResult = (event: ResultEvent): void => {
     sawResult = true;
     run.noteSession(event.sessionId);
-    const delta = ledger.noteResult(event.costUsd);
+    ledger.noteResult(event.costUsd);
     result.numTurns += event.numTurns;
     result.ok = !event.isError;
     result.error = event.isError ? resultError(event, result.errors) : null;
     if (event.isError && event.subtype === 'error_max_budget_usd' && plan.budget.kind === 'capped') {
       result.error = budgetError(plan.budget.scope);
     }
-    run.syncCost();
-    run.emit({
-      kind: 'cost',
-      text: `$${result.costUsd.toFixed(4)}`,
-      at: Date.now() / 1000,
-      step: null,
-      usd: delta,
-      stepUsd: result.costUsd,
-      runUsd: deps.runSpentBefore + result.costUsd,
-    });
+    reportCost();
   };
 
   const onEvent = (event: FlowerEvent): void => {
@@ -145,12 +153,15 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       checkModel(run, deps, event.raw);
     }
     if (event.kind === 'tool_call') toolNames.set(event.id, event.tool);
+    // The cost event goes first: the result's own total is the session's lifetime spend when it was
+    // resumed, so a renderer shows the step's figure from the cost event instead.
+    if (event.kind === 'result') onResult(event);
     run.emit(event);
     if (event.kind === 'text' && !event.subagent) texts.push(event.text);
     else if (event.kind === 'error') result.errors.push(event.text);
-    else if (event.kind === 'result') onResult(event);
   };
 
+  const meter = new StreamMeter();
   let query: AgentQuery | null = null;
   try {
     query = deps.backend.query(
@@ -160,7 +171,11 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     for await (const message of query) {
       watchdog.observe(message);
       // A stream delta is no message boundary: interrupts and events wait for the complete message.
-      if (message.type === 'stream_event') continue;
+      if (message.type === 'stream_event') {
+        const progress = meter.feed(message);
+        if (progress !== null) run.emit(progress);
+        continue;
+      }
       run.noteSession((message as { session_id?: unknown }).session_id);
       // A due handoff breaks at a message boundary (rt §3.3 5b): in-flight subagents are lost, which the
       // headroom below the window is sized to absorb.

@@ -17,6 +17,10 @@
  * A query that ends without a result (aborted, stalled, killed) keeps its estimates: the child never
  * reported a total. Responses that never completed (a stream cut mid-answer) are in neither number.
  *
+ * The figure never goes down: a person watching it (and the manifest row written from it) would read a
+ * drop as money coming back. When the truth comes in below the estimates it replaces, the figure holds
+ * until the step's spend passes it again.
+ *
  * @module
  */
 import type { SessionStoreEntry } from '../agent/claude-sdk.js';
@@ -71,17 +75,19 @@ export class CostLedger {
   readonly #streamed = new Set<string>();
   /** The running query's last reported total; starts at the saved total of the session it resumed. */
   #queryTotal = 0;
+  /** The highest figure reported so far: {@link CostLedger.usd} never goes below it. */
+  #floor = 0;
 
   /** @param startUsd what the step had spent before this ledger took over. */
   constructor(startUsd = 0) {
     this.#settled = startUsd;
   }
 
-  /** Dollars spent so far: settled plus the running query's estimates. */
+  /** Dollars spent so far: settled plus the running query's estimates, never less than an earlier figure. */
   get usd(): number {
     let pending = 0;
     for (const value of this.#pending.values()) pending += value;
-    return this.#settled + pending;
+    return Math.max(this.#floor, this.#settled + pending);
   }
 
   /** A new query starts; `baselineUsd` is the saved total of the session it resumes (0 for a new one). */
@@ -114,6 +120,7 @@ export class CostLedger {
   noteResult(totalCostUsd: number): number {
     const total = Number.isFinite(totalCostUsd) ? totalCostUsd : 0;
     const delta = Math.max(0, total - this.#queryTotal);
+    this.#floor = this.usd;
     this.#queryTotal = Math.max(this.#queryTotal, total);
     for (const id of this.#streamed) this.#counted.add(id);
     this.#streamed.clear();

@@ -113,6 +113,8 @@ export class EventLog {
       JSON.stringify({ log: 'open', v: FORMAT_VERSION, pid: this.#pid, at: Date.now() / 1000 }),
     );
     this.sink = (event: FlowerEvent): void => {
+      // Stream progress is for the screen: a line a second over hours would bury the tail readers want.
+      if (event.kind === 'stream') return;
       if (!this.#closed) this.#append(() => eventLine(event, this.#pid));
     };
   }

@@ -236,7 +236,7 @@ describe('Runtime events', () => {
     const { events, result } = runtime.runStream(spec, 'x');
     const kinds: string[] = [];
     for await (const event of events) kinds.push(event.kind);
-    expect(kinds).toEqual(['system', 'text', 'result', 'cost']);
+    expect(kinds).toEqual(['system', 'text', 'cost', 'result']);
     expect((await result).text).toBe('hello');
   });
 });
