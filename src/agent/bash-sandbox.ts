@@ -34,6 +34,11 @@ export interface BashSandboxOptions {
 /**
  * Sandbox settings for a session. Network stays open to every domain (through the sandbox's proxy), and a
  * command may not ask to run outside the sandbox: that would hand it the unscrubbed environment.
+ *
+ * On Linux each sandboxed call gets a network namespace of its own, so a server the agent starts in one
+ * call cannot be reached from the next, nor the host's `localhost` directly. No setting here changes that
+ * (`network.allowLocalBinding` is macOS-only; without `allowedDomains` the proxy blocks every domain);
+ * `FLOWER_SANDBOX=off` is the way out, at the price of the scrubbed environment.
  */
 export function bashSandbox(options: BashSandboxOptions = {}): SandboxSettings {
   const writeRoots = options.writeRoots ?? null;

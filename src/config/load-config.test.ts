@@ -85,6 +85,31 @@ describe('loadConfig', () => {
     ]);
   });
 
+  test.each([
+    [undefined, true],
+    ['', true],
+    ['on', true],
+    ['off', false],
+    [' OFF ', false],
+  ])('FLOWER_SANDBOX=%j gives sandbox %s, without a warning', (value, sandbox) => {
+    const env = value === undefined ? { HOME: home } : { HOME: home, FLOWER_SANDBOX: value };
+    const config = loadConfig({ env, cwd: work, packageRoot: null });
+    expect(config.sandbox).toBe(sandbox);
+    expect(config.warnings).toEqual([]);
+  });
+
+  test.each(['0', 'false', 'no', 'of'])(
+    'FLOWER_SANDBOX=%j keeps the sandbox on, with one warning',
+    (value) => {
+      const config = loadConfig({ env: { HOME: home, FLOWER_SANDBOX: value }, cwd: work, packageRoot: null });
+      // A typo must not open the shell up.
+      expect(config.sandbox).toBe(true);
+      expect(config.warnings).toEqual([
+        `FLOWER_SANDBOX=${value} is neither on nor off; the sandbox stays on`,
+      ]);
+    },
+  );
+
   test('with envFile reads only that file, over the base environment', () => {
     writeFileSync(join(work, '.env'), 'ANTHROPIC_MODEL=from-cwd');
     const file = join(root, 'only.env');

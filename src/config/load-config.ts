@@ -29,6 +29,8 @@ export interface FlowerConfig {
   noUpdate: boolean;
   /** `FLOWER_NO_PROBE` is non-empty. */
   noProbe: boolean;
+  /** False when `FLOWER_SANDBOX` is `off`: the agent's Bash then runs outside Claude Code's sandbox. */
+  sandbox: boolean;
   /** Odd lines met while reading `.env` files (shown under `-v`, never with values). */
   problems: readonly DotenvProblem[];
   /** Key → absolute path of the file that supplied it; keys absent here came from the process environment. */
@@ -57,6 +59,13 @@ function positiveInteger(value: string | undefined): number | null {
   if (!/^\d+$/.test(text)) return null;
   const number = Number(text);
   return number > 0 && Number.isSafeInteger(number) ? number : null;
+}
+
+/** `FLOWER_SANDBOX`: `off` turns the sandbox off; empty or `on` leaves it on; null for any other value. */
+function sandboxSwitch(value: string | undefined): boolean | null {
+  const text = (value ?? '').trim().toLowerCase();
+  if (text === '' || text === 'on') return true;
+  return text === 'off' ? false : null;
 }
 
 function positiveSeconds(value: string | undefined): number | null {
@@ -92,6 +101,9 @@ export function deriveConfig(
   if (env['FLOWER_STALL_TIMEOUT'] && stallTimeoutS === null) {
     warnings.push(uiText('cfg.badStall', { value: env['FLOWER_STALL_TIMEOUT'] }, lang));
   }
+  // A typo must not open the shell up: anything but `off` keeps the sandbox.
+  const sandbox = sandboxSwitch(env['FLOWER_SANDBOX']);
+  if (sandbox === null) warnings.push(uiText('cfg.badSandbox', { value: env['FLOWER_SANDBOX'] ?? '' }, lang));
   const unreachableSetting = env['FLOWER_UNREACHABLE_WAIT'] ?? '';
   if (unreachableSetting !== '' && unreachableWaitS === null) {
     warnings.push(uiText('cfg.badUnreachable', { value: unreachableSetting }, lang));
@@ -105,6 +117,7 @@ export function deriveConfig(
     unreachableWaitS,
     noUpdate: Boolean(env['FLOWER_NO_UPDATE']),
     noProbe: Boolean(env['FLOWER_NO_PROBE']),
+    sandbox: sandbox ?? true,
     problems: Object.freeze((parts.problems ?? []).map((problem) => Object.freeze({ ...problem }))),
     sources: Object.freeze({ ...parts.sources }),
     warnings: Object.freeze(warnings),

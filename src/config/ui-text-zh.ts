@@ -214,6 +214,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'cfg.problem.nul-byte': '.env {file}:{line}:含有 NUL 字节;已跳过',
   'cfg.badWindow': 'FLOWER_WINDOW={value} 不是正整数;已忽略',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} 不是正的秒数;已忽略',
+  'cfg.badSandbox': 'FLOWER_SANDBOX={value} 既不是 on 也不是 off;沙箱保持开启',
   'cfg.badUnreachable': 'FLOWER_UNREACHABLE_WAIT={value} 不是秒数(0 或更大);已忽略',
 
   'setup.title': '配置 flower',

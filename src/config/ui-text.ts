@@ -252,6 +252,7 @@ export const EN_CATALOG = {
   'cfg.problem.nul-byte': '.env {file}:{line}: holds a NUL byte; skipped',
   'cfg.badWindow': 'FLOWER_WINDOW={value} is not a positive whole number; ignored',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} is not a positive number of seconds; ignored',
+  'cfg.badSandbox': 'FLOWER_SANDBOX={value} is neither on nor off; the sandbox stays on',
   'cfg.badUnreachable': 'FLOWER_UNREACHABLE_WAIT={value} is not a number of seconds (0 or more); ignored',
 
   // The setup dialogue (§8).

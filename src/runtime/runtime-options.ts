@@ -50,8 +50,11 @@ export interface RuntimeOptions {
   store?: FlowerSessionStore;
   /** Runs the agent; the real SDK by default. */
   backend?: AgentBackend;
-  /** Loaded configuration; `loadConfig()` by default. `stallTimeoutS` is `FLOWER_STALL_TIMEOUT`. */
-  config?: Pick<FlowerConfig, 'env'> & Partial<Pick<FlowerConfig, 'stallTimeoutS' | 'lang'>>;
+  /**
+   * Loaded configuration; `loadConfig()` by default. `stallTimeoutS` is `FLOWER_STALL_TIMEOUT`; `sandbox`
+   * false (`FLOWER_SANDBOX=off`) runs the agent's Bash outside Claude Code's sandbox.
+   */
+  config?: Pick<FlowerConfig, 'env'> & Partial<Pick<FlowerConfig, 'stallTimeoutS' | 'lang' | 'sandbox'>>;
 }
 
 /** Per-call options of `Runtime.run`. */

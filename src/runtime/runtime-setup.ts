@@ -39,6 +39,8 @@ export interface AttemptContext {
   spillThreshold: number | null;
   /** Language of warning texts. */
   lang: Lang;
+  /** False: the agent's Bash runs outside Claude Code's sandbox (`FLOWER_SANDBOX=off`). */
+  sandbox?: boolean;
   /** Where the gate journals each call before it may run (so a resume can show calls a kill lost), or null. */
   journal?: CallRecorder | null;
 }

@@ -99,12 +99,15 @@ export class Runtime {
   readonly #indexSent = new Map<string, string>();
   /** The unsandboxed-shell warning is given once per runtime, at its first step. */
   #sandboxChecked = false;
+  /** False when the configuration turned the Bash sandbox off. */
+  readonly #sandbox: boolean;
 
   /** Throws `FlowerError` `CREDENTIALS_MISSING` (with the four-line message) before touching the disk. */
   constructor(options: RuntimeOptions) {
     const config = options.config ?? loadConfig();
     this.#env = config.env;
     this.#lang = config.lang ?? languageOf(config.env);
+    this.#sandbox = config.sandbox ?? true;
     const missing = checkCredentials(this.#env);
     if (missing !== null) throw new FlowerError('CREDENTIALS_MISSING', missing);
     this.resilience = resilienceFrom(options.resilience, config);
@@ -187,7 +190,7 @@ export class Runtime {
     this.#current = step;
     if (!this.#sandboxChecked) {
       this.#sandboxChecked = true;
-      const warning = unsandboxedWarning(this.#env, this.#lang);
+      const warning = unsandboxedWarning(this.#env, this.#lang, this.#sandbox);
       if (warning !== null) step.emit(warning);
     }
     try {
@@ -380,6 +383,7 @@ export class Runtime {
       workbench: this.workbench,
       spillThreshold: this.spillThreshold,
       lang: this.#lang,
+      sandbox: this.#sandbox,
       journal: this.store instanceof PruningSessionStore ? this.store.toolJournal : null,
     };
   }

@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { mainCheckoutWall, unsandboxedWarning } from './session-sandbox.js';
+import { agentSpec } from '../agent/agent-spec.js';
+import { sandboxSupport } from '../agent/sandbox-support.js';
+import { mainCheckoutWall, sessionSandbox, unsandboxedWarning } from './session-sandbox.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -44,5 +46,37 @@ describe('unsandboxedWarning', () => {
     expect(warning).toMatchObject({ kind: 'warning', code: 'shell_not_sandboxed', step: null });
     expect(warning?.detail).toMatch(/bubblewrap/);
     expect(warning?.text).toMatch(/unsandboxed/);
+  });
+
+  test('names FLOWER_SANDBOX when the setting turned the sandbox off, even where it could run', () => {
+    const warning = unsandboxedWarning({ PATH: '/usr/bin:/bin' }, 'en', false);
+    expect(warning).toMatchObject({
+      code: 'shell_not_sandboxed',
+      detail: 'turned off by FLOWER_SANDBOX=off',
+    });
+    expect(warning?.text).toContain('FLOWER_SANDBOX=off');
+  });
+});
+
+describe('sessionSandbox', () => {
+  const context = {
+    workspace: '/nonexistent-flower-workspace',
+    runDir: '/nonexistent-flower-workspace/runs',
+    env: { PATH: '/usr/bin:/bin' },
+    workbench: null,
+  };
+  const spec = agentSpec({ name: 'shell', instructions: '', allowedTools: ['Bash'] });
+
+  test('is none when the configuration turned it off', () => {
+    expect(sessionSandbox({ ...context, sandbox: false }, spec)).toBeNull();
+  });
+
+  test('scrubs the credentials where the sandbox can run and nothing turned it off', () => {
+    const sandbox = sessionSandbox(context, spec);
+    if (sandboxSupport(context.env.PATH).available) {
+      expect(sandbox?.credentials?.envVars?.map((entry) => entry.name)).toContain('ANTHROPIC_API_KEY');
+    } else {
+      expect(sandbox).toBeNull();
+    }
   });
 });

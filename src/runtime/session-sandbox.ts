@@ -33,10 +33,16 @@ export interface SessionSandboxContext {
   runDir: string;
   env: Env;
   workbench: Workbench | null;
+  /** False: the configuration turned the sandbox off (`FLOWER_SANDBOX=off`). */
+  sandbox?: boolean;
 }
 
-/** The sandbox for `spec`'s sessions, or null where the sandbox cannot run here. */
+/** Why the shell runs unsandboxed when the user turned the sandbox off. */
+export const SANDBOX_TURNED_OFF = 'turned off by FLOWER_SANDBOX=off';
+
+/** The sandbox for `spec`'s sessions, or null where it is turned off or cannot run here. */
 export function sessionSandbox(context: SessionSandboxContext, spec: AgentSpec): SandboxSettings | null {
+  if (context.sandbox === false) return null;
   if (!sandboxSupport(context.env['PATH'] ?? '').available) return null;
   if (isolatedRoles(spec.agents ?? {}).size === 0) return bashSandbox();
   // Claude Code keeps each command's temp files and working-folder marker in the run's temp folder.
@@ -78,9 +84,12 @@ export function mainCheckoutWall(workspace: string, writable: readonly string[])
 /**
  * The one-line warning that the agent's Bash runs unsandboxed here (its commands see the credentials, and an
  * isolated worker's commands are not walled), or null when the sandbox can run. The runtime gives it once.
+ * `enabled` false (the user turned the sandbox off) gives the warning without probing.
  */
-export function unsandboxedWarning(env: Env, lang: Lang): WarningEvent | null {
-  const support = sandboxSupport(env['PATH'] ?? '');
+export function unsandboxedWarning(env: Env, lang: Lang, enabled = true): WarningEvent | null {
+  const support = enabled
+    ? sandboxSupport(env['PATH'] ?? '')
+    : ({ available: false, reason: SANDBOX_TURNED_OFF } as const);
   if (support.available) return null;
   return {
     kind: 'warning',
