@@ -57,6 +57,7 @@ describe('describeConfig', () => {
         ANTHROPIC_BASE_URL: 'http://gw',
         FLOWER_WINDOW: '200k',
         FLOWER_NO_PROBE: '1',
+        FLOWER_SANDBOX: 'off',
         FLOWER_ENV: join(root, 'absent.env'),
       },
       sources: { ANTHROPIC_AUTH_TOKEN: `${home}/.config/flower/.env` },
@@ -69,6 +70,7 @@ describe('describeConfig', () => {
       'FLOWER_WINDOW = 200k (ignored: not a positive number) (from your shell)',
       `FLOWER_ENV = ${join(root, 'absent.env')} (file not found)`,
       'FLOWER_NO_PROBE = 1 (from your shell)',
+      'FLOWER_SANDBOX = off (from your shell)',
       `plugin directory = ${join(root, 'no-plugin')} (missing: the skills, agents and hooks shipped with flower are not loaded)`,
       '.env ~/project/.env:3: unpaired quote; the value is kept as written',
     ]);
