@@ -12,6 +12,7 @@ import { startLiveInput, type LiveInput, type LiveInputOptions } from './live-in
 const IDLE = uiText('live.idle');
 const ANSWER = uiText('live.answer');
 const INTERRUPT = uiText('live.interrupt');
+const MARK = uiText('live.mark');
 const ERASE = '\r\x1b[J';
 
 /** A terminal-like input: records raw-mode switches and whether reading had started by then. */
@@ -172,16 +173,36 @@ describe('startLiveInput, character mode', () => {
     const input = new FakeTerminalInput();
     const channel = new HumanChannel();
     const live = start({ input, channel });
-    expect(screen.last).toBe(IDLE);
+    // The hint once, above; the prompt itself is the short mark.
+    expect(screen.last).toBe(`${IDLE}\n${MARK}`);
     input.write('ab');
-    await vi.waitFor(() => expect(live.promptLine()).toBe(`${IDLE}ab`));
-    expect(screen.last).toBe(`${ERASE}${IDLE}ab`);
+    await vi.waitFor(() => expect(live.promptLine()).toBe(`${MARK}ab`));
+    expect(screen.last).toBe(`${ERASE}${MARK}ab`);
     input.write('\x1b[D');
-    await vi.waitFor(() => expect(screen.last).toBe(`${ERASE}${IDLE}ab\x1b[${IDLE.length + 2}G`));
+    await vi.waitFor(() => expect(screen.last).toBe(`${ERASE}${MARK}ab\x1b[${MARK.length + 2}G`));
     input.write('\r');
     await vi.waitFor(() => expect(channel.pendingMail()).toHaveLength(1));
-    expect(screen.all).toContain(`${ERASE}${IDLE}ab\n`);
-    expect(screen.last).toBe(`${uiText('live.received', { note: uiText('live.noBrief') })}\n${IDLE}`);
+    expect(screen.all).toContain(`${ERASE}${MARK}ab\n`);
+    expect(screen.last).toBe(`${uiText('live.received', { note: uiText('live.noBrief') })}\n${MARK}`);
+    expect(screen.all.split(IDLE)).toHaveLength(2);
+  });
+
+  test('wraps a hint at word boundaries at 60 columns and keeps typing on the prompt row', async () => {
+    screen.columns = 60;
+    const input = new FakeTerminalInput();
+    const live = start({ input, channel: new HumanChannel() });
+    const [hint = '', prompt = ''] = [
+      screen.last.slice(0, screen.last.lastIndexOf('\n')),
+      screen.last.slice(screen.last.lastIndexOf('\n') + 1),
+    ];
+    const rows = hint.split('\n');
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.join(' ')).toBe(IDLE);
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(60);
+    expect(prompt).toBe(MARK);
+    input.write('add a test');
+    await vi.waitFor(() => expect(screen.last).toBe(`${ERASE}${MARK}add a test`));
+    expect(live.promptLine()).toBe(`${MARK}add a test`);
   });
 
   test('writes output above the prompt and switches to the answer prompt while a question waits', async () => {
@@ -191,13 +212,14 @@ describe('startLiveInput, character mode', () => {
     // The renderer writes every event through live.output; here a stand-in renderer writes the ask line.
     channel.onEvent = (event) => live.output.write(`  ${event.kind === 'ask' ? '?' : '+'} ${event.text}\n`);
     input.write('bl');
-    await vi.waitFor(() => expect(live.promptLine()).toBe(`${IDLE}bl`));
+    await vi.waitFor(() => expect(live.promptLine()).toBe(`${MARK}bl`));
     const asked = channel.ask('Colour?');
-    await vi.waitFor(() => expect(screen.last).toBe(`${ERASE}  ? Colour?\n${ANSWER}bl`));
+    await vi.waitFor(() => expect(screen.last).toBe(`${ERASE}  ? Colour?\n${ANSWER}\n${MARK}bl`));
     input.write('ue\r');
     await expect(asked).resolves.toMatchObject({ answer: 'blue' });
     // Enter left the line on screen without a prompt, so the answer line is written with nothing to erase.
-    expect(screen.chunks.slice(-2)).toEqual([`${ERASE}${ANSWER}blue\n`, `  + blue\n${IDLE}`]);
+    // Back to idle, the idle hint is not shown again: it is already in the scrollback.
+    expect(screen.chunks.slice(-2)).toEqual([`${ERASE}${MARK}blue\n`, `  + blue\n${MARK}`]);
     expect(live.output.isTTY).toBe(true);
     expect(live.output.columns).toBe(300);
   });
@@ -217,12 +239,14 @@ describe('startLiveInput, character mode', () => {
     });
     input.write('\x03');
     await vi.waitFor(() => expect(messages).toHaveLength(1));
-    expect(live.promptLine()).toBe(INTERRUPT);
+    expect(screen.last).toBe(`${ERASE}${INTERRUPT}\n${MARK}`);
     input.write('? use tabs\r');
     await expect(messages[0]).resolves.toBe('? use tabs');
     expect(screen.all).toContain(`${uiText('int.done')}\n`);
     expect(screen.all).toContain(`${uiText('int.pending', { n: 1 })}\n`);
-    expect(live.promptLine()).toBe(ANSWER);
+    expect(live.promptLine()).toBe(MARK);
+    // The question's hint was shown when it first waited, and once is enough.
+    expect(screen.all.split(ANSWER)).toHaveLength(2);
     expect(channel.pending()).toHaveLength(1);
   });
 
@@ -293,7 +317,7 @@ describe('startLiveInput, character mode', () => {
     const asked = channel.ask('One?');
     input.write('\r');
     await expect(asked).resolves.toMatchObject({ state: 'declined', answer: DECLINED_TEXT });
-    expect(live.promptLine()).toBe(IDLE);
+    expect(live.promptLine()).toBe(MARK);
   });
 
   test('settles a pending interrupt with nothing said when closed', async () => {

@@ -19,6 +19,7 @@ import { Writable } from 'node:stream';
 
 import { uiText, type CatalogKey, type Lang } from '../config/ui-text.js';
 import type { HumanChannel } from '../human/human-channel.js';
+import { wrapText } from '../render/wrap-text.js';
 import { LineEditor } from './line-editor.js';
 import { drawPrompt, erasePrompt } from './prompt-drawing.js';
 import { INPUT_CLOSED, routeLine } from './route-line.js';
@@ -97,6 +98,10 @@ class LiveInputLine implements LiveInput {
   #drawnRow: number | null = null;
   /** Resolves the pending interrupt's message; null when no interrupt waits for one. */
   #interruptMessage: ((message: string) => void) | null = null;
+  /** Interrupts so far, so each one's hint line is shown once. */
+  #interrupts = 0;
+  /** The hint lines already on screen: each is shown once, above the short prompt, and left in the scrollback. */
+  readonly #hintsShown = new Set<string>();
   #lastPress: number | null = null;
   #endReading: () => void = () => undefined;
   readonly #onData = (chunk: Buffer | string): void => this.#keys(chunk);
@@ -164,6 +169,7 @@ class LiveInputLine implements LiveInput {
       return;
     }
     this.#interruptMessage = resolveMessage;
+    this.#interrupts += 1;
     // Without a prompt on screen (no terminal) the next line read is still the message.
     this.refresh();
   }
@@ -265,15 +271,36 @@ class LiveInputLine implements LiveInput {
     return this.#editor !== null && this.#reading;
   }
 
+  /** The prompt itself is short, so typing starts on the same line even at 60 columns. */
   #promptText(): string {
-    if (this.#interruptMessage !== null) return uiText('live.interrupt', {}, this.#lang);
-    if ((this.#options.channel?.pending().length ?? 0) > 0) return uiText('live.answer', {}, this.#lang);
-    return uiText('live.idle', {}, this.#lang);
+    return uiText('live.mark', {}, this.#lang);
+  }
+
+  /** What the prompt is waiting for, as a hint line, and the key under which it is shown once. */
+  #hint(): { key: string; text: string } {
+    if (this.#interruptMessage !== null) {
+      return { key: `interrupt:${this.#interrupts}`, text: uiText('live.interrupt', {}, this.#lang) };
+    }
+    const [question] = this.#options.channel?.pending() ?? [];
+    if (question !== undefined)
+      return { key: `answer:${question.id}`, text: uiText('live.answer', {}, this.#lang) };
+    return { key: 'idle', text: uiText('live.idle', {}, this.#lang) };
+  }
+
+  /** The hint line for the prompt's current purpose, wrapped at word boundaries, the first time only. */
+  #hintLines(): string {
+    const hint = this.#hint();
+    if (this.#hintsShown.has(hint.key)) return '';
+    this.#hintsShown.add(hint.key);
+    const columns = this.#options.output.columns;
+    const width = columns !== undefined && columns > 0 ? columns : Number.POSITIVE_INFINITY;
+    return `${wrapText(hint.text, width, { first: '', next: '', splitLongWords: false }).join('\n')}\n`;
   }
 
   #draw(): string {
     const editor = this.#editor;
     if (editor === null || !this.#reading) return '';
+    const hint = this.#hintLines();
     const drawing = drawPrompt(
       this.#promptText(),
       editor.beforeCursor,
@@ -281,7 +308,7 @@ class LiveInputLine implements LiveInput {
       this.#options.output.columns,
     );
     this.#drawnRow = drawing.cursorRow;
-    return drawing.text;
+    return hint + drawing.text;
   }
 
   #erase(): string {

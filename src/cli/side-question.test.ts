@@ -49,7 +49,7 @@ describe('printAside', () => {
     const { printed, print } = collector();
     printAside({ ok: true, text: 'Fixing parse.ts.', costUsd: 0.0312 }, print, { width: 80, lang: 'en' });
     expect(printed).toEqual([
-      ['bold', '# Aside'],
+      ['bold', '# Aside · the oracle answers'],
       ['plain', '  Fixing parse.ts.'],
       ['dim', '($0.0312, the running job was not disturbed)'],
     ]);
@@ -59,7 +59,7 @@ describe('printAside', () => {
     const empty = collector();
     printAside({ ok: true, text: '', costUsd: 0 }, empty.print, { width: 80, lang: 'zh' });
     expect(empty.printed.map(([, text]) => text)).toEqual([
-      '# 旁路',
+      '# 旁路 · 答问者回答',
       '(没有答复)',
       '($0.0000,没有打扰正在进行的运行)',
     ]);
@@ -99,7 +99,7 @@ describe('answerSideQuestion', () => {
     expect(answer.ok).toBe(true);
     expect(backend.requests[0]?.prompt).toContain('[text·main] first');
     expect(printed.map(([, text]) => text)).toEqual([
-      '# Aside',
+      '# Aside · the oracle answers',
       '  Still on the first step.',
       '($0.0100, the running job was not disturbed)',
     ]);

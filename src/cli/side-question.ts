@@ -8,13 +8,16 @@
  */
 import { uiText, type Lang } from '../config/ui-text.js';
 import { askOracle, type AskOracleOptions, type OracleAnswer } from '../human/ask-oracle.js';
+import picocolors from 'picocolors';
 import { renderWidth } from '../render/display-width.js';
+import { markdownLines } from '../render/markdown-lines.js';
 import { plainLines } from '../render/sanitize.js';
 import type { LineStyle } from '../render/terminal-renderer.js';
 import { wrapText } from '../render/wrap-text.js';
 
 /** Indent of the answer's lines, as assistant text is indented in the event log. */
 const INDENT = '  ';
+const NO_COLORS = picocolors.createColors(false);
 
 /** Where the aside lines go: a renderer's `print` fits. */
 export type PrintLine = (text: string, style?: LineStyle) => void;
@@ -22,8 +25,13 @@ export type PrintLine = (text: string, style?: LineStyle) => void;
 /**
  * The answer as screen lines: control sequences removed, each paragraph wrapped to `width` columns with a
  * two-space indent, blank lines between paragraphs kept (a model's answer often has a list after a lead).
+ * On a terminal (a finite `width`) the oracle's Markdown is drawn (headings, lists, code; no colour, as the
+ * aside's lines are printed plain); an infinite `width` means a pipe, which gets the text as written.
  */
 export function answerLines(text: string, width: number): string[] {
+  if (Number.isFinite(width)) {
+    return markdownLines(text.trim(), { width, first: INDENT, next: INDENT, colors: NO_COLORS });
+  }
   const lines: string[] = [];
   for (const line of plainLines(text.trim())) {
     if (line.trim() === '') {

@@ -52,10 +52,11 @@ export const EN_CATALOG = {
     '! stdin is not a terminal, so nobody can answer questions. Add --timeout 0 to let it decide on its own.',
 
   // The live input line (§2.3) and interrupts (§2.5).
-  'live.answer': 'Your answer (Enter = skip, let it decide) > ',
+  'live.answer': 'Your answer (Enter = skip, let it decide):',
   'live.idle':
-    '(type = add a requirement, delivered at the next checkpoint; start with ? = side question, the run is not disturbed) > ',
-  'live.interrupt': 'Interrupted — anything to say? (Enter = nothing, keep going) > ',
+    '(type = add a requirement, delivered at the next checkpoint; start with ? = side question, the run is not disturbed)',
+  'live.interrupt': 'Interrupted — anything to say? (Enter = nothing, keep going)',
+  'live.mark': '› ',
   'live.received': '+ Received (it will see this at its next inbox check; {note})',
   'live.amended': 'appended to the brief',
   'live.noBrief': 'no brief to persist it — it may not survive the next step',
@@ -67,7 +68,7 @@ export const EN_CATALOG = {
   'int.resume': 'Interrupted; continuing',
 
   // Side questions (§2.3).
-  'aside.head': '# Aside',
+  'aside.head': '# Aside · the oracle answers',
   'aside.none': '(no answer)',
   'aside.cost': '(${c}, the running job was not disturbed)',
   'aside.fail': '# Aside failed: {t}: {m}',
@@ -82,6 +83,16 @@ export const EN_CATALOG = {
   'st.context': 'context',
   'st.total': 'total',
   'ev.dispatch': 'dispatch',
+  // Who speaks: the speaker line above a role's output (the judge's round in its own words).
+  'who.judge': 'judge',
+  'who.coordinator': 'coordinator',
+  'who.clarifier': 'clarifier',
+  'who.goal': 'goal writer',
+  'who.bequest': 'bequest writer',
+  'who.oracle': 'oracle',
+  'who.round': '{who} · round {n}',
+  'who.line': '[{who}]',
+  'who.verdict': '{who}: {text}',
   'res.done': 'done',
   'res.failed': 'failed',
   'res.turns': 'turns',

@@ -205,7 +205,9 @@ function standInHuman(
       });
       if (stopped) return;
       const answer = ask.options[0] ?? '';
-      renderer.print(uiText('demo.typed', { prompt: uiText('live.answer', {}, lang), answer }, lang), 'dim');
+      // As the live input line shows it: the hint once, then the short prompt with the typed answer.
+      renderer.print(uiText('live.answer', {}, lang), 'dim');
+      renderer.print(uiText('demo.typed', { prompt: uiText('live.mark', {}, lang), answer }, lang), 'dim');
       channel.answer(ask.id, answer);
     }
   };

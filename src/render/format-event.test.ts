@@ -1,6 +1,7 @@
 import picocolors from 'picocolors';
 import { describe, expect, test } from 'vitest';
 import type { FlowerEvent } from '../events/flower-event.js';
+import { displayWidth } from './display-width.js';
 import {
   formatEvent,
   formatStatusLine,
@@ -58,16 +59,20 @@ describe('formatEvent', () => {
     ]);
   });
 
-  test('fits a long tool argument to the width minus 16 columns', () => {
-    const [line] = lines({
+  test('cuts a long tool argument after its last whole word that fits, and never cuts a path', () => {
+    const call = (text: string): FlowerEvent => ({
       ...main,
       kind: 'tool_call',
-      text: 'x'.repeat(200),
+      text,
       tool: 'Bash',
       id: 't',
       input: {},
     });
-    expect(line).toBe(`  * Bash ${'x'.repeat(60 - 9 - 16 - 3)}...`);
+    const [command] = lines(call(`npm test -- ${'word '.repeat(30)}end`));
+    expect(command).toBe(`  * Bash npm test --${' word'.repeat(7)} ...`);
+    expect(displayWidth(command ?? '')).toBeLessThanOrEqual(60);
+    const path = `/home/someone/work/${'deep/'.repeat(12)}file.ts`;
+    expect(lines(call(path))).toEqual([`  * Bash ${path}`]);
   });
 
   test('shows an Agent call as a dispatch line with type and description', () => {

@@ -9,7 +9,9 @@ import { uiText, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent, HandoffEvent, Thread } from '../events/flower-event.js';
 import { displayWidth, fitLine } from './display-width.js';
 import { formatContext, formatContextOf, formatElapsed, formatUsd } from './format-numbers.js';
+import { markdownLines } from './markdown-lines.js';
 import { plainLines, sanitizeLine } from './sanitize.js';
+import { speakerName } from './speaker.js';
 import { wrapText, type WrapPrefix } from './wrap-text.js';
 
 /** What the renderer has seen so far; the status line shows it. */
@@ -35,6 +37,11 @@ export interface FormatOptions {
    */
   wrap?: boolean;
   colors: Colors;
+  /**
+   * Draw the model's Markdown (headings, bold, lists, code) instead of showing its source; default false.
+   * Only for a terminal: a pipe or a log file gets the text as the model wrote it.
+   */
+  markdown?: boolean;
   lang?: Lang;
   /** Home directory, shown as `~` in paths. */
   home?: string;
@@ -64,8 +71,8 @@ export function formatEvent(event: FlowerEvent, state: RenderState, options: For
   const { colors, verbose } = options;
   switch (event.kind) {
     case 'text':
-      if (event.subagent) return verbose ? wrap(event.text, options, GUTTER, GUTTER).map(colors.dim) : [];
-      return [...wrap(event.text, options, '  ', '  '), formatStatusLine(state, options)];
+      if (event.subagent) return verbose ? modelText(event.text, options, GUTTER).map(colors.dim) : [];
+      return [...modelText(event.text, options, '  '), formatStatusLine(state, options)];
     case 'thinking':
       return event.subagent ? [] : wrap(event.text, options, '  ~ ', '    ').map(colors.cyan);
     case 'prompt':
@@ -126,12 +133,17 @@ export function formatEvent(event: FlowerEvent, state: RenderState, options: For
       return formatAnswer(event.state, event.answer, options);
     case 'mail': {
       const label = text(event.state === 'queued' ? 'ask.mail.queued' : 'ask.mail.delivered', options);
-      return [
-        colors.green(`  + ${label} ${fitLine(single(event.text), Math.max(8, lineRoom(options) - 12))}`),
-      ];
+      return wrap(`${label} ${single(event.text)}`, options, '  + ', '    ').map(colors.green);
     }
-    case 'verdict':
-      return event.text.trim() === '' ? [] : wrap(event.text, options, '  = ', '    ').map(colors.bold);
+    case 'verdict': {
+      if (event.text.trim() === '') return [];
+      // Said in the judge's name: the line follows the coordinator's output inside the same step header.
+      const said = text('who.verdict', options, {
+        who: speakerName({ role: 'judge', round: null }, options.lang),
+        text: event.text,
+      });
+      return wrap(said, options, '  = ', '    ').map(colors.bold);
+    }
     case 'subagent_start':
     case 'subagent_stop':
     case 'spill':
@@ -172,19 +184,23 @@ export function formatStepHeader(
   const { colors } = options;
   const tail = `${index}/${total}${woke === null ? '' : `  <- ${text('step.resumed', options, { n: woke })}`}`;
   const bar = '='.repeat(Math.max(4, options.width - displayWidth(name) - displayWidth(tail) - 6));
-  return ['', colors.bold(colors.cyan(`== ${single(name)} ${bar}`)) + colors.dim(` ${tail}`), ''];
+  const header = colors.bold(colors.cyan(`== ${single(name)} ${bar}`)) + colors.dim(` ${tail}`);
+  return ['', options.wrap === false ? header : fitLine(header, options.width), ''];
 }
 
 function formatToolCall(event: Extract<FlowerEvent, { kind: 'tool_call' }>, options: FormatOptions): string {
   const { colors } = options;
   if (event.tool === 'Agent' || event.tool === 'Task') {
     const type = String(event.input['subagent_type'] ?? 'general-purpose');
-    const about = single(String(event.input['description'] ?? event.input['prompt'] ?? '')).slice(0, 60);
+    const about = cutAtWord(
+      single(String(event.input['description'] ?? event.input['prompt'] ?? '')),
+      Math.max(8, lineRoom(options) - displayWidth(type) - 16),
+    );
     const line = `${colors.magenta(threadPad(event, `> ${text('ev.dispatch', options)}`))} ${colors.bold(single(type))} ${colors.dim(about)}`;
     return event.subagent ? colors.dim(line) : line;
   }
   const prefix = threadPad(event, `* ${single(event.tool)} `);
-  const argument = fitLine(single(event.text), Math.max(8, lineRoom(options) - displayWidth(prefix) - 16));
+  const argument = cutAtWord(single(event.text), Math.max(8, lineRoom(options) - displayWidth(prefix)));
   const line = `${prefix}${argument}`.trimEnd();
   return event.subagent ? colors.dim(line) : colors.blue(line);
 }
@@ -208,14 +224,11 @@ function formatAnswer(state: string, answer: string, options: FormatOptions): st
 function formatHandoff(event: HandoffEvent, options: FormatOptions): string[] {
   const { colors } = options;
   if (event.phase !== 'done') return wrap(event.text, options, '# ', '  ').map(colors.yellow);
-  const lines = [
-    '',
-    colors.bold(
-      colors.yellow(
-        `# ${text('ho.head', options, { ctx: (event.context / 1000).toFixed(1), win: Math.round(event.window / 1000) })}`,
-      ),
-    ),
-  ];
+  const head = text('ho.head', options, {
+    ctx: (event.context / 1000).toFixed(1),
+    win: Math.round(event.window / 1000),
+  });
+  const lines = ['', ...wrap(head, options, '# ', '  ').map((line) => colors.bold(colors.yellow(line)))];
   if (event.degraded === true) lines.push(colors.red(`  ${text('ho.degraded', options)}`));
   const sections = event.sections;
   if (sections !== undefined) {
@@ -229,19 +242,43 @@ function formatHandoff(event: HandoffEvent, options: FormatOptions): string[] {
     for (const [label, body] of items) {
       if (body.trim() === '') continue;
       const padded = label + ' '.repeat(labelWidth - displayWidth(label));
-      lines.push(fitLine(`  - ${padded}  ${single(body)}`, lineRoom(options)));
+      lines.push(...wrap(single(body), options, `  - ${padded}  `, ' '.repeat(labelWidth + 6)));
     }
   }
   if (event.path !== undefined && event.path !== '') {
-    lines.push(colors.dim(`<- ${text('ho.path', options, { path: tildePath(event.path, options.home) })}`));
+    const written = text('ho.path', options, { path: tildePath(event.path, options.home) });
+    lines.push(...wrap(written, options, '<- ', '   ').map(colors.dim));
   }
-  lines.push(colors.dim(`<- ${text('ho.restart', options, { ctx: formatContext(event.context) })}`));
+  const restart = text('ho.restart', options, { ctx: formatContext(event.context) });
+  lines.push(...wrap(restart, options, '<- ', '   ').map(colors.dim));
   return lines;
 }
 
+/** `body` wrapped at word boundaries; a word wider than a line (a path, an address) is kept whole, never cut. */
 function wrap(body: string, options: FormatOptions, first: string, next: string): string[] {
-  const prefix: WrapPrefix = { first, next };
+  const prefix: WrapPrefix = { first, next, splitLongWords: false };
   return wrapText(plainLines(body).join('\n'), lineRoom(options), prefix);
+}
+
+/** A model's text: its Markdown drawn on a terminal, the source as written otherwise (a pipe, a log file). */
+function modelText(body: string, options: FormatOptions, indent: string): string[] {
+  if (options.markdown !== true || options.wrap === false) return wrap(body, options, indent, indent);
+  return markdownLines(body, { width: options.width, first: indent, next: indent, colors: options.colors });
+}
+
+/**
+ * `line` cut after its last whole word that fits `room` columns, with ` ...` to say so. A first word wider
+ * than the room (a path) is kept whole: a path cut short cannot be copied.
+ */
+export function cutAtWord(line: string, room: number): string {
+  if (displayWidth(line) <= room) return line;
+  const words = line.split(' ');
+  let kept = words[0] ?? '';
+  for (const word of words.slice(1)) {
+    if (displayWidth(`${kept} ${word}`) + 4 > room) break;
+    kept += ` ${word}`;
+  }
+  return kept === line ? line : `${kept} ...`;
 }
 
 function threadPad(thread: Thread, prefix: string): string {

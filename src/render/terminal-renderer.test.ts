@@ -183,13 +183,13 @@ describe('createTerminalRenderer', () => {
     ).toBe(true);
   });
 
-  test('prints CLI lines whole, so a long path stays copyable, and keeps blank lines', async () => {
+  test('wraps CLI lines at word boundaries but keeps a long path whole, and keeps blank lines', async () => {
     const out = capture();
     const render = createTerminalRenderer({ output: out.stream, width: 40 });
-    const path = `/tmp/my ${'x'.repeat(50)}/manifest.json`;
+    const path = `/tmp/my-${'x'.repeat(50)}/manifest.json`;
     render.print(`\nTotal cost $0.0123 · manifest ${path}\x1b]0;t\x07`, 'dim');
     render.line('\x1b[32m+ saved\x1b[39m\x1b[2J');
     await new Promise((resolve) => setImmediate(resolve));
-    expect(out.text()).toBe(`\nTotal cost $0.0123 · manifest ${path}\n\x1b[32m+ saved\x1b[39m\n`);
+    expect(out.text()).toBe(`\nTotal cost $0.0123 · manifest\n${path}\n\x1b[32m+ saved\x1b[39m\n`);
   });
 });

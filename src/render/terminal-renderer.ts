@@ -9,11 +9,13 @@
  */
 import picocolors from 'picocolors';
 import type { Colors } from 'picocolors/types.js';
-import type { Lang } from '../config/ui-text.js';
+import { uiText, type Lang } from '../config/ui-text.js';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
-import { fitLine, renderWidth } from './display-width.js';
+import { displayWidth, renderWidth } from './display-width.js';
 import { formatEvent, type FormatOptions, type RenderState } from './format-event.js';
 import { plainLines, sanitizeLine } from './sanitize.js';
+import { sameSpeaker, speakerName, speakerOf, type Speaker } from './speaker.js';
+import { wrapText } from './wrap-text.js';
 
 /** Styles for {@link TerminalRenderer.print}. */
 export type LineStyle = 'plain' | 'dim' | 'bold' | 'red' | 'yellow' | 'green' | 'cyan';
@@ -69,11 +71,14 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
     verbose: options.verbose ?? false,
     width: width(),
     wrap,
+    markdown: wrap,
     colors,
     ...(options.lang === undefined ? {} : { lang: options.lang }),
     ...(options.home === undefined ? {} : { home: options.home }),
   });
   let closed = false;
+  // Who spoke last: a speaker line is printed whenever it changes, and a step header starts afresh.
+  let speaker: Speaker | null = null;
   // The runtime reports the step's and the run's figures in `cost` events — with every response and just
   // before each `result` — and those are what the manifest records. A result's own `costUsd` is the
   // session's lifetime spend when it was resumed, so it is shown only when no cost event came for its step
@@ -83,17 +88,33 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
   // stop); the person was told once, and the same line again would read as a second, different stop.
   let runCapShown: string | null = null;
 
-  const write = (lines: string[], fit = true): void => {
+  // The event being rendered; its lines are said by its speaker. CLI lines (`print`, `line`) have none.
+  let current: FlowerEvent | null = null;
+
+  const write = (lines: string[], spoken = true): void => {
     if (closed || lines.length === 0) return;
-    const safe = lines.map((line) => {
-      const clean = sanitizeLine(line, { keepColor: true });
-      return fit && wrap ? fitLine(clean, width()) : clean;
-    });
+    // Lines come wrapped at word boundaries from their formatters; a word wider than a line (a path) is
+    // left whole for the terminal to fold, never cut.
+    const safe = lines.map((line) => sanitizeLine(line, { keepColor: true }));
+    if (spoken && current !== null) safe.unshift(...speakerLines(current));
     output.write(`${safe.join('\n')}\n`);
+  };
+
+  const speakerLines = (event: FlowerEvent): string[] => {
+    if (event.kind === 'step') {
+      speaker = null;
+      return [];
+    }
+    const said = speakerOf(event.step);
+    if (said === null || sameSpeaker(said, speaker)) return [];
+    speaker = said;
+    const name = uiText('who.line', { who: speakerName(said, options.lang) }, options.lang ?? 'en');
+    return [colors.bold(colors.magenta(`  ${name}`))];
   };
 
   const sink = (event: FlowerEvent): void => {
     if (closed) return;
+    current = event;
     state.elapsedS = (now() - started) / 1000;
     if (event.kind === 'context') {
       state.contextTokens = event.tokens;
@@ -124,9 +145,16 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
   const renderer = sink as TerminalRenderer;
   renderer.print = (text: string, style: LineStyle = 'plain'): void => {
     const paint = style === 'plain' ? (line: string) => line : colors[style];
-    // CLI lines carry paths and commands to copy, so they are written whole: never wrapped, never cut.
+    // On a terminal CLI lines wrap at word boundaries like event lines, an indented line under its own
+    // indent; a path or command wider than a line stays whole (it is copied). A pipe gets them unwrapped.
+    const lines = plainLines(text).flatMap((line) => {
+      if (!wrap || line.trim() === '' || displayWidth(line) <= width()) return [line];
+      const indent = /^\s*/.exec(line)?.[0] ?? '';
+      const next = indent === '' ? '' : `${indent}  `;
+      return wrapText(line.slice(indent.length), width(), { first: indent, next, splitLongWords: false });
+    });
     write(
-      plainLines(text).map((line) => (line === '' ? '' : paint(line))),
+      lines.map((line) => (line === '' ? '' : paint(line))),
       false,
     );
   };

@@ -21,6 +21,8 @@ const RUNTIME_MODULES = [
   '/node_modules/@anthropic-ai/',
   '/node_modules/zod/',
   '/node_modules/string-width/',
+  // Drawing the model's Markdown is the renderer's work, only when a run shows events on a terminal.
+  '/node_modules/marked/',
   '/node_modules/better-sqlite3/',
   '/node_modules/@clack/',
   // Reading the .env chain is work only a command needs.

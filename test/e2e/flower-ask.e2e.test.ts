@@ -101,7 +101,7 @@ describe('flower ask (e2e)', () => {
 
     // The answer: stdout; the head and the cost line: stderr.
     expect(ask.stdout.join('')).toBe(`${ANSWER}\n`);
-    expect(ask.lines[0]).toBe('# Aside');
+    expect(ask.lines[0]).toBe('# Aside · the oracle answers');
     expect(ask.stderr).toMatch(/\(\$\d+\.\d{4}, the running job was not disturbed\)/);
     expect(ask.stderr).not.toContain('no run is in progress');
     // The oracle saw the question and the run's recent events, from the log the running process writes.

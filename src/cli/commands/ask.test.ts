@@ -59,7 +59,9 @@ describe('flower ask', () => {
 
     expect(outcome.code, outcome.stderr).toBe(0);
     expect(outcome.stdout).toBe('It is splitting the parser.\n');
-    expect(outcome.stderr).toBe('# Aside\n($0.0400, the running job was not disturbed)\n');
+    expect(outcome.stderr).toBe(
+      '# Aside · the oracle answers\n($0.0400, the running job was not disturbed)\n',
+    );
     const prompt = backend.requests[0]?.prompt ?? '';
     expect(prompt).toContain('what is it doing?');
     expect(prompt).toContain('[text·main] Refactoring the parser into three files.');
