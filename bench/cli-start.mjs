@@ -1,7 +1,9 @@
 // CLI start-up benchmark, every figure against a baseline measured in the same run, runs alternating:
 // - `flower --version` and `flower --help` against `node -e 0` (what Node itself costs to start);
 // - `flower once` against a bare Agent SDK `query()` (bench/bare-query.mjs) doing the same one-tool task
-//   (one Bash call, then an answer) against flower's fake Messages API, each in a process of its own.
+//   (one Bash call, then an answer) against flower's fake Messages API, each in a process of its own; and
+//   against the same bare `query()` with flower's Bash sandbox settings (`--sandbox`), so what the sandbox
+//   costs inside Claude Code is shown apart from what flower itself adds.
 // Runs the built CLI from dist/ (run `npm run build` first, or `npm run bench`).
 //
 //   node bench/cli-start.mjs            # a table on stdout
@@ -75,6 +77,13 @@ async function onceFigures() {
           JSON.stringify(scratch.env),
           prompt,
         ],
+        'bare query() + sandbox': [
+          join(here, 'bare-query.mjs'),
+          scratch.workspace,
+          JSON.stringify(scratch.env),
+          prompt,
+          '--sandbox',
+        ],
         'flower once': [cli, 'once', '-t', 'Bash', prompt],
       },
       ONCE_RUNS,
@@ -84,7 +93,8 @@ async function onceFigures() {
       },
     );
     if (server.unexpectedCalls.length > 0) throw new Error('the fake API saw calls it had no answer for');
-    return figures;
+    const sandbox = await import(pathToFileURL(join(root, 'dist', 'agent', 'sandbox-support.js')).href);
+    return { ...figures, sandbox: sandbox.sandboxSupport(scratch.env.PATH ?? '') };
   } finally {
     await server.close();
     await scratch.cleanup();
@@ -102,7 +112,13 @@ export async function runCliStartBench({ json = false } = {}) {
       versionRatio: start['flower --version'] / start['node -e 0'],
       helpRatio: start['flower --help'] / start['node -e 0'],
     },
-    once: { ...once, ratio: once['flower once'] / once['bare SDK query()'], goal: ONCE_GOAL },
+    once: {
+      ...once,
+      ratio: once['flower once'] / once['bare SDK query()'],
+      sandboxRatio: once['bare query() + sandbox'] / once['bare SDK query()'],
+      ownRatio: once['flower once'] / once['bare query() + sandbox'],
+      goal: ONCE_GOAL,
+    },
   };
   if (json) {
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
@@ -115,8 +131,12 @@ export async function runCliStartBench({ json = false } = {}) {
     `  flower --version   ${ms(start['flower --version'])}   ${figures.start.versionRatio.toFixed(2)}× node -e 0`,
     `  flower --help      ${ms(start['flower --help'])}   ${figures.start.helpRatio.toFixed(2)}× node -e 0`,
     `flower once vs bare SDK query(), one Bash call against the fake API (median of ${ONCE_RUNS}, alternating)`,
-    `  bare SDK query()   ${ms(once['bare SDK query()'])}`,
-    `  flower once        ${ms(once['flower once'])}   ${figures.once.ratio.toFixed(2)}× bare (goal ≤ ${ONCE_GOAL}×)`,
+    `  Bash sandbox here: ${once.sandbox.available ? 'available' : `unavailable (${once.sandbox.reason})`}`,
+    `  bare SDK query()         ${ms(once['bare SDK query()'])}   query() alone: no sandbox, hooks, store or plugin`,
+    `  bare query() + sandbox   ${ms(once['bare query() + sandbox'])}   ${figures.once.sandboxRatio.toFixed(2)}× bare: the same with flower's sandbox settings`,
+    `  flower once              ${ms(once['flower once'])}   ${figures.once.ratio.toFixed(2)}× bare (goal ≤ ${ONCE_GOAL}×), ${figures.once.ownRatio.toFixed(2)}× bare + sandbox`,
+    `    (flower once: sandbox, guard and journal hooks, the SQLite mirror, partial messages, the plugin,`,
+    `     the manifest and the process record, the renderer)`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return figures;

@@ -12,7 +12,9 @@ import type { FlowerConfig } from '../config/load-config.js';
 import { probeCredentials } from '../config/probe-credentials.js';
 import { uiText } from '../config/ui-text.js';
 import { FlowerError } from '../errors.js';
-import { probeLine, runSetup, type SetupReason, type SetupResult } from './commands/setup.js';
+// Only the types: the dialogue (and the prompt library under it) is imported when it opens or a probe line
+// is shown, so a run that needs neither — every run without a terminal — does not load it.
+import type { SetupReason, SetupResult } from './commands/setup.js';
 
 /** Opens the setup dialogue with a reason; the default runs {@link runSetup} on the terminal. */
 export type SetupRunner = (request: { config: FlowerConfig; reason: SetupReason }) => Promise<SetupResult>;
@@ -44,7 +46,10 @@ export async function ensureCredentials(options: EnsureCredentialsOptions): Prom
   const colors = createColors(options.color ?? false);
   const setup: SetupRunner =
     options.setup ??
-    ((request) => runSetup({ ...request, isTty, write, ...(options.color ? { color: true } : {}) }));
+    (async (request) => {
+      const { runSetup } = await import('./commands/setup.js');
+      return runSetup({ ...request, isTty, write, ...(options.color ? { color: true } : {}) });
+    });
   let config = options.config;
 
   if (checkCredentials(config.env) !== null) {
@@ -72,6 +77,7 @@ export async function ensureCredentials(options: EnsureCredentialsOptions): Prom
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (result.verdict === 'ok') return config;
+    const { probeLine } = await import('./commands/setup.js');
     write(probeLine(result, config.lang, options.color ?? false));
     if (result.verdict === 'net') return config;
 

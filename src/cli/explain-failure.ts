@@ -11,7 +11,6 @@ import { uiText } from '../config/ui-text.js';
 import type { TerminalRenderer } from '../render/terminal-renderer.js';
 import type { StepResult } from '../runtime/step-result.js';
 import type { CommandContext } from './command-context.js';
-import { runSetup } from './commands/setup.js';
 import { classifyFailure, failureText } from './failure-reason.js';
 
 /** Prints why `result` failed and, for a credential problem on a terminal, offers setup. */
@@ -33,9 +32,12 @@ export async function explainFailure(
       }
       const request = { config, reason: 'setup.reason.afterFail' as const };
       const write = (line: string): void => renderer.line(line);
+      // The dialogue's module (and the prompt library under it) loads only here, not with every run.
       const setup = await (context.setup
         ? context.setup(request)
-        : runSetup({ ...request, isTty: true, write, color }));
+        : import('./commands/setup.js').then(({ runSetup }) =>
+            runSetup({ ...request, isTty: true, write, color }),
+          ));
       if (setup.completed) renderer.print(uiText('fail.reconfigured', {}, config.lang), 'green');
       else renderer.print(uiText('fail.credHint', {}, config.lang), 'yellow');
       return;

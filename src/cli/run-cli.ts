@@ -23,15 +23,15 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
   // `once` does not pay for what only `go` needs.
   const handlers: CommandHandlers = {
     go: async (ask, options, globals) => {
-      const { goCommand } = await import('./commands/go.js');
+      const [{ goCommand }] = await Promise.all([import('./commands/go.js'), probeSandbox(io.env)]);
       return goCommand(ask, options, globals, context);
     },
     run: async (target, options, globals) => {
-      const { runCommand } = await import('./commands/run.js');
+      const [{ runCommand }] = await Promise.all([import('./commands/run.js'), probeSandbox(io.env)]);
       return runCommand(target, options, globals, context);
     },
     once: async (prompt, options, globals) => {
-      const { onceCommand } = await import('./commands/once.js');
+      const [{ onceCommand }] = await Promise.all([import('./commands/once.js'), probeSandbox(io.env)]);
       return onceCommand(prompt, options, globals, context);
     },
     setup: async () => {
@@ -77,6 +77,17 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
   } catch (error) {
     return reportError(error, context);
   }
+}
+
+/**
+ * Runs the shell-sandbox probe (two small child processes) while the command's modules load, so the runtime
+ * later reads its answer from the cache instead of waiting for the probe after the load. (The `.env` chain is
+ * not read yet, so it runs even when `FLOWER_SANDBOX=off` will leave its answer unused: a few milliseconds
+ * of another core, never a wait.)
+ */
+async function probeSandbox(env: CommandContext['io']['env']): Promise<void> {
+  const { probeSandboxSupport } = await import('../agent/sandbox-support.js');
+  await probeSandboxSupport(env['PATH'] ?? '');
 }
 
 function reportError(error: unknown, context: CommandContext): number {

@@ -7,6 +7,13 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { afterEach, describe, expect, test } from 'vitest';
+import {
+  FakeAnthropicServer,
+  message,
+  scratchEnvironment,
+  scriptTurns,
+  text,
+} from '../../src/testing/index.js';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const cli = join(root, 'dist', 'cli', 'main.js');
@@ -36,8 +43,14 @@ afterEach(() => {
   scratch = null;
 });
 
-/** Runs the built CLI with `args` and resolves to its stdout and the file URLs of every module it loaded. */
-async function loadedBy(args: string[]): Promise<{ stdout: string; exitCode: number; loaded: string[] }> {
+/**
+ * Runs the built CLI with `args` and resolves to its stdout and the file URLs of every module it loaded. By
+ * default in an empty temp folder as HOME and cwd; `where` gives another environment and folder.
+ */
+async function loadedBy(
+  args: string[],
+  where?: { env: Record<string, string>; cwd: string },
+): Promise<{ stdout: string; exitCode: number; loaded: string[] }> {
   scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
   const log = join(scratch, 'loaded.txt');
   const hooks = join(scratch, 'hooks.mjs');
@@ -58,8 +71,8 @@ async function loadedBy(args: string[]): Promise<{ stdout: string; exitCode: num
     `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
   );
   const run = await execa('node', ['--import', pathToFileURL(register).href, cli, ...args], {
-    cwd: scratch,
-    env: { HOME: scratch, XDG_CONFIG_HOME: join(scratch, 'config'), FLOWER_NO_UPDATE: '1' },
+    cwd: where?.cwd ?? scratch,
+    env: where?.env ?? { HOME: scratch, XDG_CONFIG_HOME: join(scratch, 'config'), FLOWER_NO_UPDATE: '1' },
     extendEnv: false,
     reject: false,
     timeout: 30_000,
@@ -83,4 +96,27 @@ describe('CLI start-up (built CLI)', () => {
       expect(loaded.filter((url) => RUNTIME_MODULES.some((part) => url.includes(part)))).toEqual([]);
     },
   );
+
+  test('flower once without a terminal runs its agent without loading the setup dialogue', async () => {
+    const server = await FakeAnthropicServer.start(
+      scriptTurns({ main: [message([text('Nothing to do.')])] }),
+    );
+    const environment = await scratchEnvironment({ baseUrl: server.url });
+    try {
+      const { stdout, exitCode, loaded } = await loadedBy(['once', 'say hi'], {
+        env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
+        cwd: environment.workspace,
+      });
+      expect(exitCode).toBe(0);
+      expect(stdout).toBe('Nothing to do.');
+      // The run itself was loaded: the check below would otherwise pass for the wrong reason.
+      expect(loaded).toContain(pathToFileURL(join(root, 'dist', 'runtime', 'runtime.js')).href);
+      // Setup opens only on a terminal or after a rejected probe; its prompt library is sizeable.
+      const dialogue = ['/dist/cli/commands/setup.js', '/node_modules/@clack/'];
+      expect(loaded.filter((url) => dialogue.some((part) => url.includes(part)))).toEqual([]);
+    } finally {
+      await server.close();
+      await environment.cleanup();
+    }
+  });
 });
