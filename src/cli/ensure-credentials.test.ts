@@ -94,7 +94,7 @@ describe('ensureCredentials', () => {
     expect(reasons).toEqual(['setup.reason.first']);
     expect(config.env['ANTHROPIC_API_KEY']).toBe('sk-ant-api03-new');
     expect(requests.map((headers) => headers['x-api-key'])).toEqual(['sk-ant-api03-new']);
-    expect(lines).toEqual(['- Checking credentials…']);
+    expect(lines).toEqual(['- Checking credentials…', '+ credentials ok']);
   });
 
   test('on a terminal, stops with the four-line message when setup does not complete', async () => {
@@ -144,6 +144,7 @@ describe('ensureCredentials', () => {
       '- Checking credentials…',
       '! Credentials rejected: HTTP 401 authentication rejected {"error":{}}',
       '- Checking credentials…',
+      '+ credentials ok',
     ]);
   });
 
@@ -188,9 +189,9 @@ describe('ensureCredentials', () => {
     ]);
   });
 
-  test('continues silently when the probe passes', async () => {
+  test('answers the checking line with "credentials ok" when the probe passes', async () => {
     const config = configWith({ ANTHROPIC_API_KEY: 'k' });
     expect(await ensureCredentials({ config, isTty: true, write })).toBe(config);
-    expect(lines).toEqual(['- Checking credentials…']);
+    expect(lines).toEqual(['- Checking credentials…', '+ credentials ok']);
   });
 });

@@ -76,7 +76,11 @@ export async function ensureCredentials(options: EnsureCredentialsOptions): Prom
       ...(options.probeTimeoutMs !== undefined ? { timeoutMs: options.probeTimeoutMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    if (result.verdict === 'ok') return config;
+    if (result.verdict === 'ok') {
+      // The checking line is answered, so it does not read as still in progress for the rest of the run.
+      write(colors.green(`+ ${uiText('probe.passed', {}, config.lang)}`));
+      return config;
+    }
     const { probeLine } = await import('./commands/setup.js');
     write(probeLine(result, config.lang, options.color ?? false));
     if (result.verdict === 'net') return config;

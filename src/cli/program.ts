@@ -8,6 +8,7 @@
  */
 import { Command, Option } from '@commander-js/extra-typings';
 import { VERSION } from '../config/package-info.js';
+import { DEFAULT_HELP, helpConfiguration, translateHelp, type HelpContext } from './help-text.js';
 import { parseBudget, parseTimeout, parseToolList, wholeNumberAtLeast } from './option-parsers.js';
 
 /** The global options, as parsed. */
@@ -71,8 +72,15 @@ export interface Program {
   exitCode(): number;
 }
 
-/** Builds the program. Commander never exits the process itself: errors are thrown to the caller. */
-export function createProgram(handlers: CommandHandlers, output: ProgramOutput): Program {
+/**
+ * Builds the program. Commander never exits the process itself: errors are thrown to the caller. `help`
+ * gives the help's language and the real path `setup` writes.
+ */
+export function createProgram(
+  handlers: CommandHandlers,
+  output: ProgramOutput,
+  help: HelpContext = DEFAULT_HELP,
+): Program {
   let exitCode = 0;
   const program = new Command()
     .name('flower')
@@ -88,14 +96,18 @@ export function createProgram(handlers: CommandHandlers, output: ProgramOutput):
     .helpCommand('help [command]', 'show help for a command')
     .exitOverride()
     .configureOutput(output)
+    .configureHelp(helpConfiguration(help.lang))
     .addHelpText(
       'after',
-      [
-        '',
-        'A request without a command runs `go`: flower "build me an X" = flower go "build me an X".',
-        'Global options may come before or after the command. Use `flower go <word>` or `flower -- <word>`',
-        'when the request is a single word that is also a command name.',
-      ].join('\n'),
+      translateHelp(
+        [
+          '',
+          'A request without a command runs `go`: flower "build me an X" = flower go "build me an X".',
+          'Global options may come before or after the command. Use `flower go <word>` or `flower -- <word>`',
+          'when the request is a single word that is also a command name.',
+        ].join('\n'),
+        help.lang,
+      ),
     ) as unknown as Command<[], GlobalOptions>;
   const globals = (): GlobalOptions => program.opts();
 
@@ -173,7 +185,7 @@ export function createProgram(handlers: CommandHandlers, output: ProgramOutput):
 
   program
     .command('setup')
-    .description('Configure credentials (API key / gateway / model / window) in ~/.config/flower/.env')
+    .description(`Configure credentials (API key / gateway / model / window) in ${help.envFile}`)
     .action(async () => {
       exitCode = await handlers.setup(globals());
     });

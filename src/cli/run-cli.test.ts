@@ -242,14 +242,19 @@ describe('runCli', () => {
     expect(outcome.stdout).toBe('');
     expect(outcome.stderr).toContain('! Looks like a credential problem: api_error 401: Invalid API key');
     expect(outcome.stderr).toContain('Run `flower setup`');
-    expect(outcome.stderr.trimEnd().endsWith("Aborted at step 'ad-hoc'")).toBe(true);
+    // Said as a person would, without the step's internal name.
+    expect(outcome.stderr.trimEnd().endsWith('Stopped: the agent did not finish')).toBe(true);
+    expect(outcome.stderr).not.toContain('ad-hoc');
+    // A rejected key is fixed with setup; continuing that session is not the way on.
+    expect(outcome.stderr).not.toContain('--resume');
   });
 
-  test('names overload when the API answers 529, exit 1', async () => {
+  test('names overload when the API answers 529, exit 1, and says how to continue the session', async () => {
     const outcome = await flower(['once', 'hi'], [apiFailure(529, 'Repeated 529 Overloaded errors')]);
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain('! The API is overloaded');
     expect(outcome.stderr).not.toContain('credential');
+    expect(outcome.stderr).toContain('flower once --resume');
   });
 
   test('shows any other failure as its error text', async () => {

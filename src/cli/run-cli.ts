@@ -6,6 +6,7 @@
  * @module
  */
 import { CommanderError } from '@commander-js/extra-typings';
+import { displayPath, userEnvFile } from '../config/config-dir.js';
 import { languageOf, uiText } from '../config/ui-text.js';
 import { isFlowerError } from '../errors.js';
 import { sanitizeLine } from '../render/sanitize.js';
@@ -56,10 +57,11 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       return demoCommand(globals, context);
     },
   };
-  const program = createProgram(handlers, {
-    writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
-  });
+  const program = createProgram(
+    handlers,
+    { writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) },
+    { lang: languageOf(io.env), envFile: displayPath(userEnvFile(io.env), io.env) },
+  );
   try {
     const sets = rewriteSetsOf(program.command);
     const rewrite = rewriteArgv(argv, sets);

@@ -95,10 +95,13 @@ describe('answerSideQuestion', () => {
       backend,
       config: { env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test' } },
     });
+    // Said at once, before the oracle has answered.
+    expect(printed).toEqual([['dim', '(asking…)']]);
     const answer = await pending;
     expect(answer.ok).toBe(true);
     expect(backend.requests[0]?.prompt).toContain('[text·main] first');
     expect(printed.map(([, text]) => text)).toEqual([
+      '(asking…)',
       '# Aside · the oracle answers',
       '  Still on the first step.',
       '($0.0100, the running job was not disturbed)',

@@ -92,6 +92,8 @@ export async function answerSideQuestion(
   options: SideQuestionOptions,
 ): Promise<OracleAnswer> {
   const { recent, print, width, lang, ...oracleOptions } = options;
+  // Said before the oracle's session starts (seconds): without it the typed line seems to have gone nowhere.
+  print(uiText('aside.asking', {}, lang ?? 'en'), 'dim');
   const answer = await askOracle(question, { ...oracleOptions, recent: recent() });
   printAside(answer, print, { width: width ?? renderWidth(undefined), lang: lang ?? 'en' });
   return answer;

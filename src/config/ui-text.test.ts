@@ -10,7 +10,7 @@ describe('uiText', () => {
     expect(uiText('close', { c: '0.1234', path: '/runs/manifest.json' })).toBe(
       'Total cost $0.1234 · manifest /runs/manifest.json',
     );
-    expect(uiText('err.abortedAt')).toBe("Aborted at step '{step}'");
+    expect(uiText('err.abortedAt')).toBe("Stopped: the '{step}' step did not finish");
   });
 
   test('uses the Chinese catalog for zh', () => {

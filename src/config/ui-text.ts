@@ -22,7 +22,8 @@ export const EN_CATALOG = {
   'err.noAsk': "A request is required, e.g. flower 'build me an X'",
   'err.isolate':
     '--isolate requires {path} to be a git repository (each subagent gets its own worktree). Run git init first, or drop --isolate.',
-  'err.abortedAt': "Aborted at step '{step}'",
+  'err.abortedAt': "Stopped: the '{step}' step did not finish",
+  'err.onceStopped': 'Stopped: the agent did not finish',
   'err.run.form': 'Expected module:export, e.g. ./flows.js:main',
   'err.run.notFound':
     'Cannot find {p} (current directory {cwd}). A file path must exist; to import by module name, omit the file extension.',
@@ -74,6 +75,7 @@ export const EN_CATALOG = {
   'aside.fail': '# Aside failed: {t}: {m}',
   'aside.unwired': '(side questions are not available here)',
   'aside.waiting': '(waiting for {n} side question(s) to finish…)',
+  'aside.asking': '(asking…)',
   'aside.noRun':
     'No run has been recorded here ({path} does not exist). Start one with flower "…" or flower run <module>:<export>, then ask from another terminal.',
   'aside.noQuestion': 'The question is empty. Ask one, e.g. flower ask "what is it doing?"',
@@ -108,7 +110,6 @@ export const EN_CATALOG = {
   'ask.timeout': 'No answer — it will decide and record the assumption under "Unknowns and assumptions"',
   'ask.over': 'Question quota used up',
   'ask.skipped': 'Skipped',
-  'ask.mail.queued': 'received',
   'ask.mail.delivered': 'delivered',
   'ho.near': 'context {ctx}K of {win}K — a handoff to a new session comes at {at}K',
   'ho.edited': 'The handoff document {path} was edited by a human; the resumed session is told to re-read it',
@@ -119,7 +120,7 @@ export const EN_CATALOG = {
   'warn.resumeArgs': 'fork and resumeAt need a session to resume; they were ignored',
   'warn.noSandbox':
     "The agent's shell runs unsandboxed ({reason}): its commands can see the API key, and an isolated worker's commands can write outside its worktree",
-  'ho.head': 'context {ctx}/{win}K — writing a handoff before switching sessions',
+  'ho.head': 'Handoff: what the new session is told',
   'ho.degraded':
     'Handoff could not be written; using a degraded one — the successor will inspect the workspace itself',
   'ho.doing': 'Doing',
@@ -138,6 +139,9 @@ export const EN_CATALOG = {
   'wake.goal': '{n} goal check',
   'wake.context': 'work context {x}',
   'wake.count': 'wake #{n}',
+  'wake.amended':
+    'Added to the brief: {text} — the goal will be set again from the brief before work goes on',
+  'wake.amendedNoGoal': 'Added to the brief: {text}',
   'lineage.moved':
     'The workspace moved from {from} to {to}; continuing its sessions (re-keyed from {fromKey} to {toKey})',
   'lineage.reset':
@@ -233,6 +237,7 @@ export const EN_CATALOG = {
   'mask.default': '(default)',
   'probe.checking': 'Checking credentials…',
   'probe.ok': 'Credentials verified',
+  'probe.passed': 'credentials ok',
   'probe.oauth': 'Claude Code OAuth token: not verified, letting it through',
   'probe.bad.auth': 'Credentials rejected',
   'probe.bad.config': 'Wrong gateway URL or model name',

@@ -79,7 +79,8 @@ export interface DemoFolder {
  * Runs the demo in a new `flower-demo-XXXXXX` folder under the system's temp directory and resolves to its exit
  * code: 0 when every step passed. Only `-v` of the global options counts: the demo makes its own workspace.
  */
-export async function runDemo(globals: GlobalOptions, context: CommandContext): Promise<number> {
+export async function runDemo(globals: GlobalOptions, callerContext: CommandContext): Promise<number> {
+  const context = transcriptContext(callerContext);
   const folder = makeDemoFolder(tmpdir());
   const server = await FakeAnthropicServer.start(demoScenario({ pauseMs: DEMO_PAUSE_MS }));
   const env = demoEnvironment(context.io.env, folder, server.url);
@@ -142,6 +143,16 @@ async function runDemoIn(
   } finally {
     human.stop();
   }
+}
+
+/**
+ * Where the demo's transcript goes: standard error while standard output is a terminal (the screen, like
+ * `once`'s log), standard output when it is redirected — `flower demo > demo.log` asked for the transcript
+ * in the file, and a file is what a person reads it from later.
+ */
+export function transcriptContext(context: CommandContext): CommandContext {
+  if (context.io.stdout.isTTY === true) return context;
+  return { ...context, io: { ...context.io, stderr: context.io.stdout } };
 }
 
 /** Creates `<parent>/flower-demo-XXXXXX` with its workspace, scratch HOME, config and temp directories. */

@@ -132,7 +132,10 @@ export function formatEvent(event: FlowerEvent, state: RenderState, options: For
     case 'answer':
       return formatAnswer(event.state, event.answer, options);
     case 'mail': {
-      const label = text(event.state === 'queued' ? 'ask.mail.queued' : 'ask.mail.delivered', options);
+      // A queued line was already acknowledged where it was typed (the live input line's "+ Received …");
+      // the screen says it again only when the agent takes it.
+      if (event.state === 'queued') return [];
+      const label = text('ask.mail.delivered', options);
       return wrap(`${label} ${single(event.text)}`, options, '  + ', '    ').map(colors.green);
     }
     case 'verdict': {

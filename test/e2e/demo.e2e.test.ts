@@ -52,24 +52,32 @@ describe('flower demo (e2e)', () => {
       NO_COLOR: '1',
     };
 
+    // `flower demo > demo.log`: with standard output redirected, the transcript goes to the file.
+    const log = join(scratch, 'demo.log');
     const run = await execa('node', [FLOWER_CLI, 'demo'], {
       env,
       extendEnv: false,
       cwd: scratch,
       reject: false,
       timeout: 100_000,
+      stdout: { file: log },
     });
-    const stderr = String(run.stderr);
-    expect(run.exitCode, stderr).toBe(0);
+    const transcript = readFileSync(log, 'utf8');
+    expect(run.exitCode, `${transcript}${String(run.stderr)}`).toBe(0);
+    expect(String(run.stderr)).toBe('');
+    // The handoff notice is said once: its "writing" line carries the context, the document's head does not.
+    expect(transcript.split('\n').filter((line) => line.includes('152.3/200K'))).toEqual([
+      '# context 152.3/200K — the session is writing its handoff document…',
+    ]);
 
     // Said plainly at the start and at the end: the model is scripted, and where the files are.
-    const lines = stderr.split('\n');
+    const lines = transcript.split('\n');
     expect(lines[0]).toMatch(
       /^flower demo: the model here is scripted\. .* on http:\/\/127\.0\.0\.1:\d+: no credentials/,
     );
-    const folder = /^Run folder: (.+)$/m.exec(stderr)?.[1] ?? '';
+    const folder = /^Run folder: (.+)$/m.exec(transcript)?.[1] ?? '';
     expect(folder.startsWith(join(scratch, 'flower-demo-'))).toBe(true);
-    const closing = stderr.slice(stderr.lastIndexOf('Total cost $'));
+    const closing = transcript.slice(transcript.lastIndexOf('Total cost $'));
     expect(closing).toContain(uiText('demo.end'));
     expect(closing).toContain(uiText('demo.kept', { path: folder }));
 

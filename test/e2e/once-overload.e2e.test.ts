@@ -44,7 +44,7 @@ test('flower once fails with a message naming overload when every call answers 5
   expect(code, errorText).toBe(1);
   // flower's own advice line, not only the CLI's error text.
   expect(errorText).toContain('The API is overloaded (HTTP 529); try again in a few minutes');
-  expect(errorText).toContain("Aborted at step 'ad-hoc'");
+  expect(errorText).toContain('Stopped: the agent did not finish');
   expect(errorText).not.toMatch(/\n\s+at /);
   // Two flower attempts, each with the CLI's own three tries (CLAUDE_CODE_MAX_RETRIES=2).
   expect(server.calls.filter((call) => call.path === '/v1/messages').length).toBeGreaterThanOrEqual(6);

@@ -164,7 +164,9 @@ describe('flower once (e2e)', () => {
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('Looks like a credential problem');
     expect(run.stderr).toContain('Run `flower setup`');
-    expect(run.stderr).toContain("Aborted at step 'ad-hoc'");
+    expect(run.stderr).toContain('Stopped: the agent did not finish');
+    // Setup is the way on after a rejected key, not continuing the session that was refused.
+    expect(run.stderr).not.toContain('--resume');
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(run.stdout).toBe('');
     expect(readManifest(join(scratch.workspace, 'runs'))[0]).toMatchObject({

@@ -89,7 +89,7 @@ describe('flower run against faults (e2e)', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(exit).toEqual({ code: 1, signal: null });
     expect(run.stderr).toContain('Looks like a credential problem');
-    expect(run.stderr).toContain("Aborted at step 'work'");
+    expect(run.stderr).toContain("Stopped: the 'work' step did not finish");
     expect(run.stderr).not.toMatch(/Attempt \d+ failed|unreachable|resuming/);
     const [row] = readManifest(join(scratch.workspace, 'runs'));
     expect(row).toMatchObject({

@@ -45,6 +45,9 @@ describe('flower go: the live input line', () => {
     await backend.queried(2);
     expect(backend.requests[1]?.prompt).toContain('what is it doing');
     expect(backend.requests[1]?.prompt).toContain('Thinking it over.');
+    // Said at once, while the oracle has not answered yet.
+    await session.screen.waitFor('(asking…)');
+    expect(session.screen.text).not.toContain('# Aside');
     work.open();
     await session.screen.waitFor('waiting for 1 side question(s) to finish');
     aside.open();
@@ -56,6 +59,37 @@ describe('flower go: the live input line', () => {
     // The aside's cost and row stay out of the run's manifest.
     expect(readManifest(join(dir, 'runs')).map((row) => row.step)).toEqual(['clarify']);
     expect(readManifest(join(dir, 'runs', 'aside')).map((row) => row.step)).toEqual(['aside']);
+  });
+});
+
+describe('flower go: words typed during the run', () => {
+  test('on a terminal a typed requirement is acknowledged once, not again by its queued event', async () => {
+    const work = gate();
+    const backend = new GatedBackend([
+      [
+        sdk.init(),
+        sdk.text('Thinking it over.', { id: 'm1' }),
+        work,
+        sdk.text(BRIEF, { id: 'm2' }),
+        sdk.result({ total_cost_usd: 0.1 }),
+      ],
+    ]);
+    const session = start(['go', '--clarify-only', '--timeout', '0', 'build me a clock'], {
+      backend,
+      tty: true,
+    });
+    await session.screen.waitFor('Thinking it over.');
+    session.stdin.write('also a --utc flag\r');
+    await session.screen.waitFor('+ Received');
+    work.open();
+    const outcome = await session.done;
+    expect(outcome.code, outcome.stderr).toBe(0);
+    const acknowledgements = outcome.stderr
+      .split('\n')
+      .filter((line) => /received/i.test(line) && !line.includes('> also a --utc flag'));
+    expect(acknowledgements).toEqual([
+      expect.stringContaining('+ Received (it will see this at its next inbox check; appended to the brief)'),
+    ]);
   });
 });
 

@@ -223,6 +223,54 @@ describe('flower go', () => {
     expect(outcome.backend.requests).toEqual([]);
   });
 
+  test('on a terminal, a waking directory shows the wake banner before asking whether to continue', async () => {
+    wakingWorkspace();
+    const session = start(['go', '--clarify-only', '--timeout', '0'], { tty: true });
+    await session.screen.waitFor('Continue from last time?');
+    const shown = session.screen.text;
+    const banner = shown.indexOf('<- Resuming in');
+    expect(banner, shown).toBeGreaterThanOrEqual(0);
+    expect(shown.slice(banner)).toContain('brief confirmed · 2 goal checks · wake #3');
+    expect(banner).toBeLessThan(shown.indexOf('Continue from last time?'));
+    session.stdin.write('\r');
+    const outcome = await session.done;
+    expect(outcome.code, outcome.stderr).toBe(0);
+    // Shown once: not repeated after the answer.
+    expect(outcome.stderr.split('<- Resuming in')).toHaveLength(2);
+  });
+
+  test('on a terminal, an empty Enter at "What should I do?" asks again instead of stopping', async () => {
+    const backend = new SdkLikeBackend([clarified()]);
+    const session = start(['go', '--clarify-only', '--timeout', '0'], { tty: true, backend });
+    await session.screen.waitFor('What should I do?');
+    session.stdin.write('\r');
+    // The empty line stays on screen under the first header; the header comes again below it.
+    await session.screen.waitFor('> \nWhat should I do?');
+    session.stdin.write('build me a clock\r');
+    const outcome = await session.done;
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(outcome.stderr).not.toContain('The request is empty');
+    expect(backend.requests[0]?.prompt).toContain('build me a clock');
+  });
+
+  test('a new sentence given to a woken run says it was added to the brief and the goal will be set again', async () => {
+    wakingWorkspace();
+    const outcome = await flower(
+      ['go', '--timeout', '0', '--rounds', '1', 'also print the date'],
+      [[sdk.init(), ...sdk.apiFailure('overloaded', 'sess-1', 529)]],
+    );
+    expect(outcome.stderr).toContain(
+      'Added to the brief: also print the date — the goal will be set again from the brief before work goes on',
+    );
+    expect(readFileSync(join(notes(), 'brief.md'), 'utf8')).toContain('also print the date');
+    // The same sentence again is already in the brief: nothing is added, nothing is said.
+    const again = await flower(
+      ['go', '--timeout', '0', '--rounds', '1', 'also print the date'],
+      [[sdk.init(), ...sdk.apiFailure('overloaded', 'sess-2', 529)]],
+    );
+    expect(again.stderr).not.toContain('Added to the brief');
+  });
+
   test('/new at the prompt starts over: asks again in the fresh form and archives the old documents', async () => {
     wakingWorkspace();
     const session = start(['go', '--clarify-only', '--timeout', '0'], {
@@ -235,7 +283,8 @@ describe('flower go', () => {
     session.stdin.write('build me a calendar\r');
     const outcome = await session.done;
     expect(outcome.code, outcome.stderr).toBe(0);
-    expect(outcome.stderr).not.toContain('Resuming in');
+    // The banner stood above the first question only: starting over does not resume anything.
+    expect(outcome.stderr.slice(outcome.stderr.indexOf('What should I do?'))).not.toContain('Resuming in');
     const archives = readdirSync(join(notes(), 'archive')).filter((name) => /^\d{8}-\d{6}/.test(name));
     expect(archives).toHaveLength(1);
     const archived = join(notes(), 'archive', archives[0] ?? '');
@@ -278,7 +327,7 @@ describe('flower go', () => {
     );
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain('Looks like a credential problem');
-    expect(outcome.stderr).toContain("Aborted at step 'clarify'");
+    expect(outcome.stderr).toContain("Stopped: the 'clarify' step did not finish");
   });
 
   test('when every round ends NOT_YET it says so and how to go on, exit 1', async () => {
@@ -315,7 +364,7 @@ describe('flower go', () => {
     expect(outcome.stderr).toContain(
       'The judge still says the goal is not achieved after 1 round(s): The clock does not tick.',
     );
-    expect(outcome.stderr).toContain("Aborted at step 'work'");
+    expect(outcome.stderr).toContain("Stopped: the 'work' step did not finish");
   });
 
   test('-b caps the whole run: one budget line, exit 1', async () => {
@@ -336,6 +385,6 @@ describe('flower go', () => {
     expect(outcome.backend.requests[0]?.options.maxBudgetUsd).toBe(0.5);
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain('Run budget $0.50 used up ($0.5000 spent in this run)');
-    expect(outcome.stderr).toContain("Aborted at step 'clarify'");
+    expect(outcome.stderr).toContain("Stopped: the 'clarify' step did not finish");
   });
 });

@@ -72,12 +72,17 @@ export async function goCommand(
   const wake = wakeState(workspace, { ...(runDir === undefined ? {} : { runDir }), isolate });
   const fresh = options.new === true;
   const given = (ask ?? '').trim();
+  const banner = (): void =>
+    renderer.line(wakeBanner(wake, { workspace, env: config.env, lang, color: startup.color }));
+  // Asked whether to continue, a person must first see what "last time" was: the banner goes above the prompt.
+  const bannerFirst = given === '' && !fresh && wake.waking;
+  if (bannerFirst) banner();
   const request: Request =
     given === ''
       ? await askAtStartup(context, { fresh, waking: !fresh && wake.waking, lang })
       : { ask: given, fresh, waking: !fresh && wake.waking };
   if (request.waking) {
-    renderer.line(wakeBanner(wake, { workspace, env: config.env, lang, color: startup.color }));
+    if (!bannerFirst) banner();
     if (options.clarifyOnly === true) renderer.print(uiText('note.clarifyOnly', {}, lang), 'dim');
   }
 
@@ -107,6 +112,10 @@ export async function goCommand(
     budgetUsd: options.budget ?? null,
     workbench: starter.workbench,
   });
+  if (starter.amended) {
+    const key = options.goal && options.clarifyOnly !== true ? 'wake.amended' : 'wake.amendedNoGoal';
+    renderer.print(uiText(key, { text: request.ask }, lang), 'green');
+  }
   return driveWorkflow({ workflow: starter.workflow, runtime, startup, context, started });
 }
 
@@ -145,6 +154,8 @@ async function askAtStartup(
       waking = false;
       continue;
     }
+    // On a terminal an empty Enter is a slip of the finger: ask again. From a pipe there is nobody to ask.
+    if (text === '' && !waking && io.stdinIsTty) continue;
     if (text === '' && !waking)
       throw new FlowerError('EMPTY_REQUEST', uiText('err.emptyAsk', {}, state.lang));
     return { ask: text, fresh, waking };

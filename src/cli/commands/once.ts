@@ -15,6 +15,7 @@ import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import type { StepResult } from '../../runtime/step-result.js';
 import type { CommandContext } from '../command-context.js';
 import { explainFailure } from '../explain-failure.js';
+import { classifyFailure, failureText } from '../failure-reason.js';
 import { incompleteNote, RecordedFailures } from '../recorded-failures.js';
 import type { GlobalOptions, OnceOptions } from '../program.js';
 import { guardSignals } from '../signals.js';
@@ -96,7 +97,8 @@ export async function onceCommand(
     `${uiText('close', { c: runtime.totalCost().toFixed(4), path: runtime.manifestPath }, config.lang)} · ${elapsed}${incompleteNote(failures, config.lang)}`,
     failures.count === 0 ? 'dim' : 'yellow',
   );
-  if (result.sessionId !== null)
+  // A rejected key ends the session before it did anything worth continuing: the way on is `flower setup`.
+  if (result.sessionId !== null && !(!result.ok && classifyFailure(failureText(result)) === 'credentials'))
     renderer.print(uiText('once.resume', { id: result.sessionId }, config.lang), 'dim');
   if (result.ok && failures.count > 0) {
     const vars = { n: failures.count, path: runtime.manifestPath };
@@ -109,7 +111,8 @@ export async function onceCommand(
     return 0;
   }
   await explainFailure(result, config, renderer, context, color);
-  renderer.print(uiText('err.abortedAt', { step: ONCE_STEP }, config.lang), 'red');
+  // `once` has one step, and its internal name means nothing to the person who typed the command.
+  renderer.print(uiText('err.onceStopped', {}, config.lang), 'red');
   renderer.close();
   return 1;
 }

@@ -128,7 +128,7 @@ describe('flower run', () => {
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain('Run budget $0.50 used up ($0.5000 spent in this run)');
     expect(outcome.stderr).not.toContain('! error_max_budget_usd');
-    expect(outcome.stderr).toContain("Aborted at step 'work'");
+    expect(outcome.stderr).toContain("Stopped: the 'work' step did not finish");
   });
 
   test('explains a failed step and exits 1', async () => {
@@ -138,7 +138,7 @@ describe('flower run', () => {
     );
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain('Looks like a credential problem');
-    expect(outcome.stderr).toContain("Aborted at step 'work'");
+    expect(outcome.stderr).toContain("Stopped: the 'work' step did not finish");
   });
 
   test('names each kind of bad target in one line, exit 1, before any agent call', async () => {

@@ -1,0 +1,162 @@
+/**
+ * How `flower --help` and every subcommand's help are drawn: the global options listed under each
+ * subcommand too (they are accepted on either side of it, so `flower once --help` must show `-w`), and, with
+ * `FLOWER_LANG=zh`, the whole help in Chinese — titles, descriptions and the defaults commander appends.
+ *
+ * The English texts stay where the options are declared (`program.ts`); this file maps each to its Chinese
+ * form, so adding an option never needs two edits in one place and a missing translation falls back to the
+ * English text (a test lists every description without one). Kept free of the runtime: `--help` loads it.
+ *
+ * @module
+ */
+import { Help, type Argument, type Command, type Option } from '@commander-js/extra-typings';
+import type { Lang } from '../config/ui-text.js';
+
+/** What the help needs from outside the parser: the language and the real path `flower setup` writes. */
+export interface HelpContext {
+  lang: Lang;
+  /** The user's `.env` file, for display (home as `~`). */
+  envFile: string;
+}
+
+/** The help of an environment without `FLOWER_LANG` or `XDG_CONFIG_HOME`. */
+export const DEFAULT_HELP: HelpContext = { lang: 'en', envFile: '~/.config/flower/.env' };
+
+/** Every English help text of `program.ts`, with its Chinese form. */
+const ZH_HELP: Readonly<Record<string, string>> = {
+  'Portable long-horizon agent framework': '可移植的长程代理框架',
+  'print the version': '显示版本号',
+  'show help': '显示帮助',
+  'show help for a command': '显示某个命令的帮助',
+  'agent working directory': '代理的工作目录',
+  'session store and run manifest (default: <workspace>/runs)': '会话存储和运行清单(默认:<workspace>/runs)',
+  'show subagent text, tool results, task briefs and effective config':
+    '显示子代理的文字、工具结果、任务简报和生效的配置',
+  'enable the workbench (ignored if the workflow has its own)': '启用工作台(工作流自带工作台时忽略)',
+  'on resume, swap old large tool results for file pointers': '恢复会话时,把旧的大工具结果换成文件指针',
+  [[
+    '',
+    'A request without a command runs `go`: flower "build me an X" = flower go "build me an X".',
+    'Global options may come before or after the command. Use `flower go <word>` or `flower -- <word>`',
+    'when the request is a single word that is also a command name.',
+  ].join('\n')]: [
+    '',
+    '不写命令的需求会交给 `go`:flower "给我做一个 X" = flower go "给我做一个 X"。',
+    '全局选项写在命令前后都可以。需求只有一个词、又恰好是命令名时,用 `flower go <词>` 或 `flower -- <词>`。',
+  ].join('\n'),
+  'Clarify the request, set goals, dispatch workers, judge each round (default)':
+    '澄清需求、设定目标、派出工作者、逐轮评判(默认命令)',
+  'the request; asked for at a prompt when absent': '需求;不给时在提示符处询问',
+  'question quota (-1 = unlimited, 0 = no questions)': '提问配额(-1 = 不限,0 = 不提问)',
+  'total work rounds, each judged independently': '工作轮数上限,每轮独立评判',
+  'no goal step and no verdict': '不设目标,也不评判',
+  'the judge may run commands (stronger verdicts, may change the workspace)':
+    '评审可以运行命令(评判更可靠,但可能改动工作区)',
+  'seconds to wait for a human answer (0 = decide alone, "never" = wait forever)':
+    '等人回答的秒数(0 = 自己决定,"never" = 一直等)',
+  'give each worker its own git worktree (the workspace must be a git repository)':
+    '给每个工作者单独的 git worktree(工作区必须是 git 仓库)',
+  'context window in tokens; the handoff comes at window minus max(50000, 25%) (default: FLOWER_WINDOW, the learned value, or a guess from the model name)':
+    '上下文窗口(token 数);交接发生在窗口减去 max(50000, 25%) 处(默认:FLOWER_WINDOW、学到的值,或按模型名估计)',
+  "no handoff; fall back to the SDK's auto-compact": '不交接;改用 SDK 的自动压缩',
+  'start from scratch (the previous brief, goal, Q&A log and lineage are archived)':
+    '从头开始(之前的需求、目标、问答记录和会话谱系会归档)',
+  'run only the clarify step': '只运行澄清步骤',
+  'do not trim old large tool results on resume': '恢复会话时不裁剪旧的大工具结果',
+  'dollar cap for the whole run': '整次运行的美元上限',
+  'events as JSON lines on stdout (the events.jsonl format); the human view goes to stderr':
+    '在标准输出上逐行输出 JSON 事件(events.jsonl 格式);给人看的输出改到标准错误',
+  'Run a workflow you wrote (target = module:export)': '运行你写的工作流(target = 模块:导出名)',
+  'module:export, e.g. ./flows.js:main': '模块:导出名,例如 ./flows.js:main',
+  'Run a single agent once': '运行单个代理一次',
+  'what to do': '要做什么',
+  "appended to Claude Code's own system prompt": '追加到 Claude Code 自己的系统提示词之后',
+  'comma-separated tools the agent may use': '代理可用的工具,逗号分隔',
+  'permission mode': '权限模式',
+  'hard dollar cap': '硬性美元上限',
+  'continue an existing session': '继续一个已有会话',
+  'with --resume: fork into a new session instead of continuing':
+    '与 --resume 一起用:分叉出新会话,而不是继续原会话',
+  'Ask about the run in progress here, from another terminal; the run is not disturbed':
+    '在另一个终端询问这里正在进行的运行;不会打扰它',
+  'what you want to know, e.g. "what is it doing?"': '想知道什么,例如 "它在做什么?"',
+  'Watch the whole go path run against a scripted model: no credentials, no cost, under a minute':
+    '看完整的 go 流程在脚本化的模型上跑一遍:无需凭证、不花钱、一分钟内',
+  'Where the run of a folder stands (steps, verdicts, cost, context, live or not); starts nothing':
+    '某个目录的运行进展(步骤、评判、花费、上下文、是否在运行);不启动任何东西',
+  'the workspace or its run directory (default: -w, else the current directory)':
+    '工作区或其运行目录(默认:-w,否则当前目录)',
+  'print it as one JSON object': '输出为一个 JSON 对象',
+  'Print a shell completion script, e.g. source <(flower completion bash)':
+    '输出 shell 补全脚本,例如 source <(flower completion bash)',
+  'the shell': 'shell 类型',
+};
+
+/** Help texts that carry a value (a path): matched by pattern, the value kept. */
+const ZH_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
+  [
+    /^Configure credentials \(API key \/ gateway \/ model \/ window\) in (.+)$/s,
+    '配置凭证(API key / 网关 / 模型 / 窗口),写入 $1',
+  ],
+];
+
+/** The headings commander draws, and the words of the extras it appends to a description. */
+const ZH_TITLES: Readonly<Record<string, string>> = {
+  'Usage:': '用法:',
+  'Arguments:': '参数:',
+  'Options:': '选项:',
+  'Global Options:': '全局选项:',
+  'Commands:': '命令:',
+};
+const ZH_EXTRAS: ReadonlyArray<readonly [string, string]> = [
+  ['(default: ', '(默认:'],
+  [', default: ', ',默认:'],
+  ['(choices: ', '(可选:'],
+];
+
+/** `text` in `lang`; for Chinese the mapped form, the English text when there is none. */
+export function translateHelp(text: string, lang: Lang): string {
+  if (lang === 'en') return text;
+  const mapped = ZH_HELP[text];
+  if (mapped !== undefined) return mapped;
+  for (const [pattern, replacement] of ZH_PATTERNS)
+    if (pattern.test(text)) return text.replace(pattern, replacement);
+  return text;
+}
+
+/** True when `text` has a Chinese form (for the test that every help text is translated). */
+export function hasTranslation(text: string): boolean {
+  return translateHelp(text, 'zh') !== text;
+}
+
+/** A description commander composed (`text (default: x)`): the text translated, then the extras' words. */
+function translateComposed(composed: string, own: string, lang: Lang): string {
+  if (lang === 'en') return composed;
+  let result = composed.startsWith(own) ? translateHelp(own, lang) + composed.slice(own.length) : composed;
+  for (const [english, chinese] of ZH_EXTRAS) result = result.split(english).join(chinese);
+  return result;
+}
+
+/**
+ * The help configuration of the program: global options shown under every subcommand, and the texts in
+ * `lang`. Set on the program before its subcommands are added, which copy it when they are created.
+ */
+export function helpConfiguration(lang: Lang): Partial<Help> {
+  const base = Help.prototype;
+  return {
+    showGlobalOptions: true,
+    styleTitle: (title: string) => (lang === 'zh' ? (ZH_TITLES[title] ?? title) : title),
+    commandDescription(this: Help, command: Command) {
+      return translateHelp(base.commandDescription.call(this, command), lang);
+    },
+    subcommandDescription(this: Help, command: Command) {
+      return translateHelp(base.subcommandDescription.call(this, command), lang);
+    },
+    optionDescription(this: Help, option: Option) {
+      return translateComposed(base.optionDescription.call(this, option), option.description, lang);
+    },
+    argumentDescription(this: Help, argument: Argument) {
+      return translateComposed(base.argumentDescription.call(this, argument), argument.description, lang);
+    },
+  } as Partial<Help>;
+}
