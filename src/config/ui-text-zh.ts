@@ -168,11 +168,17 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
 
   'trim.report.nothing': '未做裁剪',
   'trim.report.cleared': '归档了 {cleared} 个旧的工具结果(保留最近 {kept} 个大结果),约省 {tokens} tokens',
+  'trim.report.clearedOne': '归档了 1 个旧的工具结果(保留最近 {kept} 个大结果),约省 {tokens} tokens',
   'trim.report.expired': '{expired} 个命令结果已标记过期',
+  'trim.report.expiredOne': '1 个命令结果已标记过期',
   'trim.report.pruned': '移除了 {pruned} 条 API 错误记录',
+  'trim.report.prunedOne': '移除了 1 条 API 错误记录',
   'trim.report.denials': '移除了 {denials} 次旧的被拒调用',
+  'trim.report.denialsOne': '移除了 1 次旧的被拒调用',
   'trim.report.healed': '补齐了 {healed} 个被打断的工具调用',
+  'trim.report.healedOne': '补齐了 1 个被打断的工具调用',
   'trim.report.errors': '{errors} 个归档错误',
+  'trim.report.errorsOne': '1 个归档错误',
 
   'net.unreachable': '连不上 {host}:{port};最多等 {wait},看网络能否恢复',
   'net.back': '{host}:{port} 恢复了(等了 {waited});继续',

@@ -196,11 +196,18 @@ export const EN_CATALOG = {
   'trim.report.nothing': 'Nothing trimmed',
   'trim.report.cleared':
     'archived {cleared} old tool results (kept the {kept} most recent large ones), saving ~{tokens} tokens',
+  'trim.report.clearedOne':
+    'archived 1 old tool result (kept the {kept} most recent large ones), saving ~{tokens} tokens',
   'trim.report.expired': 'marked {expired} stale command results as expired',
+  'trim.report.expiredOne': 'marked 1 stale command result as expired',
   'trim.report.pruned': 'removed {pruned} API-error entries',
+  'trim.report.prunedOne': 'removed 1 API-error entry',
   'trim.report.denials': 'removed {denials} old denied calls',
+  'trim.report.denialsOne': 'removed 1 old denied call',
   'trim.report.healed': 'answered {healed} interrupted tool calls',
+  'trim.report.healedOne': 'answered 1 interrupted tool call',
   'trim.report.errors': '{errors} spill errors',
+  'trim.report.errorsOne': '1 spill error',
 
   // Network waits and durations (runtime.md §6, decision 28).
   'net.unreachable': '{host}:{port} is unreachable; waiting up to {wait} for the network to come back',

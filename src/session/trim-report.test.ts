@@ -26,8 +26,29 @@ describe('trimReport', () => {
     };
     expect(trimReport(report)).toBe(
       'Archived 4 old tool results (kept the 20 most recent large ones), saving ~12,030 tokens; ' +
-        'marked 2 stale command results as expired; removed 1 API-error entries; removed 2 old denied calls; ' +
-        'answered 1 interrupted tool calls; 1 spill errors',
+        'marked 2 stale command results as expired; removed 1 API-error entry; removed 2 old denied calls; ' +
+        'answered 1 interrupted tool call; 1 spill error',
+    );
+  });
+
+  test('says one of anything in the singular', () => {
+    const report = {
+      expired: 1,
+      cleared: 1,
+      kept: 20,
+      charsSaved: 4_000,
+      pruned: 1,
+      denialsDropped: 1,
+      healed: 1,
+      errors: ['x'],
+    };
+    expect(trimReport(report)).toBe(
+      'Archived 1 old tool result (kept the 20 most recent large ones), saving ~1,000 tokens; ' +
+        'marked 1 stale command result as expired; removed 1 API-error entry; removed 1 old denied call; ' +
+        'answered 1 interrupted tool call; 1 spill error',
+    );
+    expect(trimReport({ ...report, expired: 2, errors: ['x', 'y'] })).toContain(
+      'marked 2 stale command results as expired',
     );
   });
 

@@ -12,27 +12,34 @@ import type { LoadReport } from './load-report.js';
  */
 export function trimReport(report: LoadReport, lang: Lang = 'en'): string {
   const parts: string[] = [];
-  if (report.cleared > 0) {
-    parts.push(
-      uiText(
-        'trim.report.cleared',
-        {
-          cleared: report.cleared,
-          kept: report.kept,
-          tokens: Math.floor(report.charsSaved / 4).toLocaleString('en-US'),
-        },
-        lang,
-      ),
-    );
-  }
-  if (report.expired > 0) parts.push(uiText('trim.report.expired', { expired: report.expired }, lang));
-  if (report.pruned > 0) parts.push(uiText('trim.report.pruned', { pruned: report.pruned }, lang));
-  if (report.denialsDropped > 0)
-    parts.push(uiText('trim.report.denials', { denials: report.denialsDropped }, lang));
-  if (report.healed > 0) parts.push(uiText('trim.report.healed', { healed: report.healed }, lang));
-  if (report.errors.length > 0)
-    parts.push(uiText('trim.report.errors', { errors: report.errors.length }, lang));
+  // One of anything is said in the singular ("removed 1 API-error entry"), never "1 entries".
+  const counted = (
+    count: number,
+    key: CountedKey,
+    name: string,
+    extra: Record<string, string | number> = {},
+  ) => {
+    if (count > 0) parts.push(uiText(count === 1 ? `${key}One` : key, { [name]: count, ...extra }, lang));
+  };
+  counted(report.cleared, 'trim.report.cleared', 'cleared', {
+    kept: report.kept,
+    tokens: Math.floor(report.charsSaved / 4).toLocaleString('en-US'),
+  });
+  counted(report.expired, 'trim.report.expired', 'expired');
+  counted(report.pruned, 'trim.report.pruned', 'pruned');
+  counted(report.denialsDropped, 'trim.report.denials', 'denials');
+  counted(report.healed, 'trim.report.healed', 'healed');
+  counted(report.errors.length, 'trim.report.errors', 'errors');
   if (parts.length === 0) return uiText('trim.report.nothing', {}, lang);
   const line = parts.join(lang === 'zh' ? ';' : '; ');
   return lang === 'zh' ? line : line.charAt(0).toUpperCase() + line.slice(1);
 }
+
+/** The counted parts of the report; each has a `…One` form for a count of one. */
+type CountedKey =
+  | 'trim.report.cleared'
+  | 'trim.report.expired'
+  | 'trim.report.pruned'
+  | 'trim.report.denials'
+  | 'trim.report.healed'
+  | 'trim.report.errors';
