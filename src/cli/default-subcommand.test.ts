@@ -3,7 +3,16 @@ import { rewriteArgv, rewriteSetsOf } from './default-subcommand.js';
 import { createProgram, type CommandHandlers } from './program.js';
 
 const idle = async (): Promise<number> => 0;
-const handlers: CommandHandlers = { go: idle, run: idle, once: idle, setup: idle, ask: idle, demo: idle };
+const handlers: CommandHandlers = {
+  go: idle,
+  run: idle,
+  once: idle,
+  setup: idle,
+  ask: idle,
+  demo: idle,
+  status: idle,
+  completion: idle,
+};
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
 const sets = rewriteSetsOf(program.command);
 
@@ -29,7 +38,17 @@ describe('rewriteSetsOf', () => {
   });
 
   test('derives the subcommands from the registered commands, setup, ask and help included', () => {
-    expect([...sets.subcommands].sort()).toEqual(['ask', 'demo', 'go', 'help', 'once', 'run', 'setup']);
+    expect([...sets.subcommands].sort()).toEqual([
+      'ask',
+      'completion',
+      'demo',
+      'go',
+      'help',
+      'once',
+      'run',
+      'setup',
+      'status',
+    ]);
   });
 });
 

@@ -27,6 +27,7 @@ import { startLiveInput, type LiveInput } from './live-input.js';
 import { answerSideQuestion } from './side-question.js';
 import type { StartedCommand } from './start-run-command.js';
 import { teeEvents } from './tee-events.js';
+import { jsonEventSink } from './json-events.js';
 
 /** How long the end of a run waits for side questions still being answered (§2.3). */
 export const ASIDE_WAIT_MS = 120_000;
@@ -53,6 +54,8 @@ export interface DriveWorkflowOptions {
   context: CommandContext;
   /** When the command started (milliseconds, the context's clock), for the elapsed time. */
   started: number;
+  /** `--json`: every event also goes to stdout as one JSON line. */
+  json?: boolean;
 }
 
 /**
@@ -76,7 +79,9 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   const failures = new RecordedFailures(recordedLists(runtime, workflow, channel), (failure) =>
     renderer.print(uiText('warn.recordFailed', { e: failure }, lang), 'yellow'),
   );
+  const json = options.json === true ? jsonEventSink(io.stdout) : null;
   const sink = (event: FlowerEvent): void => {
+    json?.(event);
     window.sink(event);
     teed.sink(event);
     failures.flush();

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Command, Option } from '@commander-js/extra-typings';
+import { Argument, Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { VERSION } from '../config/package-info.js';
 import { DEFAULT_HELP, helpConfiguration, translateHelp, type HelpContext } from './help-text.js';
 import { parseBudget, parseTimeout, parseToolList, wholeNumberAtLeast } from './option-parsers.js';
@@ -20,6 +20,9 @@ export type GlobalOptions = {
   trim?: true;
 };
 
+/** The help text of `--json` (`once`, `run`, `go`). */
+const JSON_HELP = 'events as JSON lines on stdout (the events.jsonl format); the human view goes to stderr';
+
 /** The permission modes `once -p` accepts. */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
 
@@ -31,6 +34,8 @@ export interface OnceOptions {
   budget?: number;
   resume?: string;
   fork?: true;
+  /** Events as JSON lines on stdout, the human view on stderr. */
+  json?: true;
 }
 
 /** `go` options, as parsed (§1.4; `-b` from decision 25). */
@@ -47,17 +52,23 @@ export interface GoOptions {
   clarifyOnly?: true;
   trim: boolean;
   budget?: number;
+  /** Events as JSON lines on stdout, the human view on stderr. */
+  json?: true;
 }
 
 /** What each subcommand does; each resolves to the process exit code. */
 export interface CommandHandlers {
   go(ask: string | undefined, options: GoOptions, globals: GlobalOptions): Promise<number>;
-  run(target: string, options: { budget?: number }, globals: GlobalOptions): Promise<number>;
+  run(target: string, options: { budget?: number; json?: true }, globals: GlobalOptions): Promise<number>;
   once(prompt: string, options: OnceOptions, globals: GlobalOptions): Promise<number>;
   setup(globals: GlobalOptions): Promise<number>;
   ask(question: string, globals: GlobalOptions): Promise<number>;
   /** `flower demo` (decision 16). */
   demo(globals: GlobalOptions): Promise<number>;
+  /** `flower status [dir]`: where a run stands, read-only. */
+  status(dir: string | undefined, options: { json?: true }, globals: GlobalOptions): Promise<number>;
+  /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
+  completion(shell: string, program: CommandUnknownOpts): Promise<number>;
 }
 
 /** Where commander writes help (stdout) and its own error lines (stderr). */
@@ -147,6 +158,7 @@ export function createProgram(
     .option('--clarify-only', 'run only the clarify step')
     .option('--no-trim', 'do not trim old large tool results on resume')
     .option('-b, --budget <usd>', 'dollar cap for the whole run', parseBudget)
+    .option('--json', JSON_HELP)
     .action(async (ask, options) => {
       const timeout = options.timeout === Number.POSITIVE_INFINITY ? null : options.timeout;
       exitCode = await handlers.go(ask, { ...options, timeout } as GoOptions, globals());
@@ -157,6 +169,7 @@ export function createProgram(
     .description('Run a workflow you wrote (target = module:export)')
     .argument('<target>', 'module:export, e.g. ./flows.js:main')
     .option('-b, --budget <usd>', 'dollar cap for the whole run', parseBudget)
+    .option('--json', JSON_HELP)
     .action(async (target, options) => {
       exitCode = await handlers.run(target, options, globals());
     });
@@ -179,6 +192,7 @@ export function createProgram(
     .option('-b, --budget <usd>', 'hard dollar cap', parseBudget)
     .option('--resume <session_id>', 'continue an existing session')
     .option('--fork', 'with --resume: fork into a new session instead of continuing')
+    .option('--json', JSON_HELP)
     .action(async (prompt, options) => {
       exitCode = await handlers.once(prompt, options as OnceOptions, globals());
     });
@@ -205,6 +219,25 @@ export function createProgram(
     )
     .action(async () => {
       exitCode = await handlers.demo(globals());
+    });
+
+  program
+    .command('status')
+    .description(
+      'Where the run of a folder stands (steps, verdicts, cost, context, live or not); starts nothing',
+    )
+    .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
+    .option('--json', 'print it as one JSON object')
+    .action(async (dir, options) => {
+      exitCode = await handlers.status(dir, options, globals());
+    });
+
+  program
+    .command('completion')
+    .description('Print a shell completion script, e.g. source <(flower completion bash)')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish'] as const))
+    .action(async (shell) => {
+      exitCode = await handlers.completion(shell, program as unknown as CommandUnknownOpts);
     });
 
   return { command: program, exitCode: () => exitCode };

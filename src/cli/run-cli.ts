@@ -56,6 +56,15 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       const { demoCommand } = await import('./commands/demo.js');
       return demoCommand(globals, context);
     },
+    status: async (dir, options, globals) => {
+      const { statusCommand } = await import('./commands/status.js');
+      return statusCommand(dir, options, globals, context);
+    },
+    completion: async (shell, program) => {
+      const { completionScript } = await import('./shell-completion.js');
+      io.stdout.write(completionScript(shell as 'bash' | 'zsh' | 'fish', program));
+      return 0;
+    },
   };
   const program = createProgram(
     handlers,

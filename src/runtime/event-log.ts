@@ -72,8 +72,11 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The line of `event`: `raw` dropped, `pid` added, cut down when it would be too long. */
-function eventLine(event: FlowerEvent, pid: number): string {
+/**
+ * The line of `event` in the log's format (no newline): `raw` dropped, `pid` added, cut down when it would
+ * be too long. `--json` writes the same lines to stdout, so the two cannot drift apart.
+ */
+export function eventLine(event: FlowerEvent, pid: number): string {
   const { raw: _raw, ...rest } = event;
   const line = JSON.stringify({ ...rest, pid });
   if (line.length <= MAX_LINE_CHARS) return line;

@@ -23,6 +23,7 @@ import { PrunePolicy } from '../session/prune-policy.js';
 import { PruningSessionStore } from '../session/pruning-session-store.js';
 import type { RunOptions, RuntimeOptions } from './runtime-options.js';
 import { prepareDirectory } from './prepare-directory.js';
+import { createRunDirectory } from './run-directory.js';
 import { fitPrompt } from './oversized-prompt.js';
 import { completeAbandonedRows } from './abandoned-rows.js';
 import { INTERRUPTED, KILLED } from './attempt.js';
@@ -114,6 +115,8 @@ export class Runtime {
     prepareDirectory(options.workspace, 'workspace', this.#lang);
     this.workspace = realpathSync(resolve(options.workspace));
     this.runDir = options.runDir === undefined ? join(this.workspace, 'runs') : resolve(options.runDir);
+    // Transcripts do not belong in the user's commits: a new run directory in a git work tree ignores itself.
+    createRunDirectory(this.runDir);
     for (const directory of [this.runDir, join(this.runDir, 'claude'), join(this.runDir, 'tmp')]) {
       prepareDirectory(directory, 'runDir', this.#lang);
     }

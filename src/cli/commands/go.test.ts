@@ -70,6 +70,8 @@ describe('go options', () => {
       setup: idle,
       ask: idle,
       demo: idle,
+      status: idle,
+      completion: idle,
     };
     const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
     await program.command.parseAsync(['go', ...argv], { from: 'user' });

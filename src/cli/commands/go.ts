@@ -20,6 +20,7 @@ import { FlowerError } from '../../errors.js';
 import type { TerminalRenderer } from '../../render/terminal-renderer.js';
 import { HandoffPolicy } from '../../runtime/handoff-policy.js';
 import { readManifest } from '../../runtime/manifest.js';
+import { createRunDirectory } from '../../runtime/run-directory.js';
 import { RunProcesses, type ProcessRecord } from '../../runtime/run-processes.js';
 import { wakeState } from '../../runtime/wake-state.js';
 import { isGitWorkTree } from '../../workbench/git-work-tree.js';
@@ -87,6 +88,8 @@ export async function goCommand(
   }
 
   // Claimed under the lock before anything is changed (`--new` archives): of two starts, one attaches.
+  // Claiming writes processes.json, the first file of a new run directory: it must ignore itself first.
+  createRunDirectory(directory);
   const holder = processes.enter({ go: true });
   if (holder !== null) return attach(holder, directory, startup.renderer, lang);
 
@@ -116,7 +119,14 @@ export async function goCommand(
     const key = options.goal && options.clarifyOnly !== true ? 'wake.amended' : 'wake.amendedNoGoal';
     renderer.print(uiText(key, { text: request.ask }, lang), 'green');
   }
-  return driveWorkflow({ workflow: starter.workflow, runtime, startup, context, started });
+  return driveWorkflow({
+    workflow: starter.workflow,
+    runtime,
+    startup,
+    context,
+    started,
+    json: options.json === true,
+  });
 }
 
 /**

@@ -19,6 +19,7 @@ import { classifyFailure, failureText } from '../failure-reason.js';
 import { incompleteNote, RecordedFailures } from '../recorded-failures.js';
 import type { GlobalOptions, OnceOptions } from '../program.js';
 import { guardSignals } from '../signals.js';
+import { jsonEventSink } from '../json-events.js';
 
 /** The step name of every `once` run (api.md §5). */
 export const ONCE_STEP = 'ad-hoc';
@@ -70,6 +71,7 @@ export async function onceCommand(
     renderer.print(uiText('warn.recordFailed', { e: failure }, config.lang), 'yellow'),
   );
   const signals = guardSignals(() => runtime.rescue(), context.signals);
+  const json = options.json === true ? jsonEventSink(io.stdout) : null;
   let result: StepResult;
   try {
     result = await runtime.run(spec, prompt, {
@@ -77,6 +79,7 @@ export async function onceCommand(
       resume: options.resume ?? null,
       fork: options.fork === true,
       onEvent: (event) => {
+        json?.(event);
         renderer(event);
         failures.flush();
       },
@@ -88,8 +91,10 @@ export async function onceCommand(
   }
 
   // The answer is the command's result: when stdout is not the terminal, it goes there (once) so
-  // `flower once "…" > answer.txt` works; the event log above went to stderr.
-  if (result.ok && result.text !== '' && io.stdout.isTTY !== true) io.stdout.write(`${result.text}\n`);
+  // `flower once "…" > answer.txt` works; the event log above went to stderr. With --json stdout holds
+  // events only: the answer is already there, as the main thread's `text` events.
+  if (json === null && result.ok && result.text !== '' && io.stdout.isTTY !== true)
+    io.stdout.write(`${result.text}\n`);
 
   const elapsed = formatElapsed((now() - started) / 1000);
   renderer.print('');

@@ -20,6 +20,8 @@ import type { GlobalOptions } from '../program.js';
 /** `run` options, as parsed. */
 export interface RunCommandOptions {
   budget?: number;
+  /** Events as JSON lines on stdout, the human view on stderr. */
+  json?: true;
 }
 
 /** Runs `flower run`; resolves to the exit code. Throws `FlowerError` for deliberate stops before the run. */
@@ -38,5 +40,5 @@ export async function runCommand(
     // The workflow's own workbench wins over -W (§1.5).
     workbench: workflow.workbench instanceof Workbench ? workflow.workbench : globals.workbench === true,
   });
-  return driveWorkflow({ workflow, runtime, startup, context, started });
+  return driveWorkflow({ workflow, runtime, startup, context, started, json: options.json === true });
 }

@@ -1,0 +1,63 @@
+/**
+ * `flower status [dir]`: where the run of a folder stands — its steps, verdicts, cost and context, and
+ * whether a flower drives it right now — without starting anything, touching credentials or writing a
+ * single file. `dir` is the workspace (default: `-w`, else the current directory) or a run directory
+ * itself; `-r` names the run directory explicitly. `--json` prints the same facts as one JSON object.
+ * A folder with no run gets one line and exit 1, like every other deliberate stop.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { loadConfig } from '../../config/load-config.js';
+import { MANIFEST_FILE } from '../../runtime/manifest.js';
+import { runStatus } from '../../runtime/run-status.js';
+import type { CommandContext } from '../command-context.js';
+import type { GlobalOptions } from '../program.js';
+import { statusLines } from '../status-lines.js';
+
+/** `status` options, as parsed. */
+export interface StatusOptions {
+  json?: true;
+}
+
+/** Runs `flower status`; resolves to the exit code (0: a run was found; 1: none here). */
+export async function statusCommand(
+  dir: string | undefined,
+  options: StatusOptions,
+  globals: GlobalOptions,
+  context: CommandContext,
+): Promise<number> {
+  const { io } = context;
+  const { workspace, runDir } = locate(dir, globals, io.cwd);
+  const status = runStatus(workspace, runDir);
+  if (options.json === true) {
+    io.stdout.write(`${JSON.stringify(status)}\n`);
+    return status.found ? 0 : 1;
+  }
+  const config = loadConfig({ env: io.env, cwd: io.cwd });
+  const lines = statusLines(status, { env: config.env, lang: config.lang });
+  // The facts are the command's result (stdout); "no run here" is a deliberate stop (stderr).
+  (status.found ? io.stdout : io.stderr).write(`${lines.join('\n')}\n`);
+  return status.found ? 0 : 1;
+}
+
+/**
+ * The workspace and run directory `status` looks at. A `dir` that is itself a run directory (it holds a
+ * manifest but no `runs/` of its own) is taken as one, with its parent as the workspace, so both
+ * `flower status ~/app` and `flower status ~/app/runs` work.
+ */
+function locate(
+  dir: string | undefined,
+  globals: GlobalOptions,
+  cwd: string,
+): { workspace: string; runDir: string } {
+  const workspace = resolve(cwd, dir ?? globals.workspace);
+  if (globals.runDir !== undefined) return { workspace, runDir: resolve(cwd, globals.runDir) };
+  const looksLikeRunDir =
+    dir !== undefined &&
+    existsSync(join(workspace, MANIFEST_FILE)) &&
+    !existsSync(join(workspace, 'runs', MANIFEST_FILE));
+  if (looksLikeRunDir) return { workspace: dirname(workspace), runDir: workspace };
+  return { workspace, runDir: join(workspace, 'runs') };
+}

@@ -1,0 +1,85 @@
+/**
+ * The text `flower status` prints for a {@link RunStatus}: where the run is, whether a flower drives it now,
+ * the brief and goal, each step of the manifest (state, cost, turns, context), the judge's verdicts, and
+ * the manifest's total with the last context size. Plain lines, no colour: the command's output is meant
+ * to be read, grepped and pasted.
+ *
+ * @module
+ */
+import { displayPath } from '../config/config-dir.js';
+import type { Env } from '../config/process-environment.js';
+import { uiText, type Lang } from '../config/ui-text.js';
+import { formatContext } from '../render/format-numbers.js';
+import type { RunStatus, StepStatus } from '../runtime/run-status.js';
+
+/** Options of {@link statusLines}. */
+export interface StatusLinesOptions {
+  env: Env;
+  lang: Lang;
+}
+
+/** The lines, in order; for a folder without a run, the one line that says so. */
+export function statusLines(status: RunStatus, options: StatusLinesOptions): string[] {
+  const { lang } = options;
+  const path = displayPath(status.workspace, options.env);
+  const runDir = displayPath(status.runDir, options.env);
+  if (!status.found) return [uiText('status.none', { path, runDir }, lang)];
+  const lines = [uiText('status.head', { path, runDir }, lang), liveLine(status, lang)];
+  const about = [uiText(status.briefConfirmed ? 'status.brief' : 'status.noBrief', {}, lang)];
+  if (status.goalChecks > 0)
+    about.push(uiText(status.goalChecks === 1 ? 'wake.goal' : 'wake.goals', { n: status.goalChecks }, lang));
+  if (status.wakes > 0) about.push(uiText('status.wakes', { n: status.wakes }, lang));
+  lines.push(about.join(' · '));
+  lines.push(uiText('status.steps', {}, lang));
+  if (status.steps.length === 0) lines.push(`  ${uiText('attach.none', {}, lang)}`);
+  for (const step of status.steps) lines.push(`  ${stepLine(step, lang)}`);
+  for (const verdict of status.verdicts) {
+    const state = verdict.state === '' ? '?' : verdict.state;
+    const reason = verdict.reason === '' ? '' : ` · ${verdict.reason}`;
+    lines.push(`${uiText('status.verdict', { n: verdict.round, state }, lang)}${reason}`);
+  }
+  const cost = status.costUsd.toFixed(4);
+  lines.push(
+    status.context === null
+      ? uiText('status.totalNoContext', { c: cost }, lang)
+      : uiText('status.total', { c: cost, x: contextText(status.context) }, lang),
+  );
+  return lines;
+}
+
+function liveLine(status: RunStatus, lang: Lang): string {
+  const holder = status.holder;
+  if (holder !== null) {
+    if (holder.since === null) return uiText('status.liveLog', { pid: holder.pid }, lang);
+    const host = holder.host === null ? '' : ` on ${holder.host}`;
+    return uiText('status.live', { pid: holder.pid, host, since: localTime(holder.since) }, lang);
+  }
+  if (status.lastActivity === null) return uiText('status.idleNever', {}, lang);
+  return uiText('status.idle', { at: localTime(status.lastActivity) }, lang);
+}
+
+function stepLine(step: StepStatus, lang: Lang): string {
+  const state = uiText(
+    step.state === 'running' ? 'attach.running' : step.state === 'ok' ? 'attach.ok' : 'attach.failed',
+    {},
+    lang,
+  );
+  if (step.state === 'running') return `${step.step} · ${state}`;
+  const bits = [step.step, state, `$${step.costUsd.toFixed(4)}`];
+  bits.push(
+    step.turns === 1 ? uiText('status.turn', {}, lang) : uiText('status.turns', { n: step.turns }, lang),
+  );
+  if (step.context > 0) bits.push(`context ${formatContext(step.context)}`);
+  if (step.state === 'failed' && step.error !== null) bits.push(step.error);
+  return bits.join(' · ');
+}
+
+function contextText(context: NonNullable<RunStatus['context']>): string {
+  const used = formatContext(context.tokens);
+  return context.window === null || !(context.window > 0) ? used : `${used}/${formatContext(context.window)}`;
+}
+
+/** Epoch seconds as local `YYYY-MM-DD HH:MM:SS`. */
+function localTime(epochSeconds: number): string {
+  return new Date(epochSeconds * 1000).toLocaleString('sv-SE').slice(0, 19);
+}
