@@ -265,7 +265,7 @@ function wrap(body: string, options: FormatOptions, first: string, next: string)
 
 /** A model's text: its Markdown drawn on a terminal, the source as written otherwise (a pipe, a log file). */
 function modelText(body: string, options: FormatOptions, indent: string): string[] {
-  if (options.markdown !== true || options.wrap === false) return wrap(body, options, indent, indent);
+  if (options.markdown !== true) return wrap(body, options, indent, indent);
   return markdownLines(body, { width: options.width, first: indent, next: indent, colors: options.colors });
 }
 
