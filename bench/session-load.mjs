@@ -1,7 +1,9 @@
 // Session-store benchmark: append throughput in the SDK's eager batch sizes and in one batch per transcript,
 // and a resume's full load() (main transcript + listSubkeys + every subagent transcript) through all three
 // rewriting layers, and through all but trim, against the same load with the layers off, measured in the
-// same run; and the first trimmed load (it writes the spill files) against a steady one. Loads two ways,
+// same run; and the first trimmed load (it writes the spill files) against a steady one, also at the
+// acceptance round's scale (a session with thousands of results to spill: the first load writes thousands of
+// files), where each ratio is against a bare load of that session measured in the same rounds. Loads two ways,
 // both alternating layers off / on:
 // - as a resume does it: one load in a fresh process (cold JIT, empty heap), RUNS times each; this also gives
 //   the peak RSS of a load;
@@ -11,7 +13,7 @@
 //   node bench/session-load.mjs            # the whole benchmark, a table on stdout
 //   node bench/session-load.mjs --json     # the same figures as JSON
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import process from 'node:process';
 import { dirname, join, resolve } from 'node:path';
@@ -49,10 +51,10 @@ function median(values) {
  * Child: append the generated session into a fresh database, timing only the append calls. `eager`: in the
  * SDK's eager batch sizes; `one`: each transcript in one batch (a bulk import).
  */
-async function childAppend(database, batching = 'eager') {
+async function childAppend(database, batching = 'eager', shape = 'long') {
   const { PruningSessionStore } = await importDist();
-  const { generateSession } = await import('./transcript-generator.mjs');
-  const session = generateSession();
+  const { generateSession, generateSpillHeavySession } = await import('./transcript-generator.mjs');
+  const session = shape === 'spill' ? generateSpillHeavySession() : generateSession();
   rmSync(database, { force: true });
   rmSync(`${database}-wal`, { force: true });
   rmSync(`${database}-shm`, { force: true });
@@ -114,7 +116,8 @@ async function loadSession(store, sessionId) {
 /** The layers of each mode: all off (the baseline), all on, all but trim. */
 const LAYERS = {
   bare: { trim: false, ephemeral: false, prune: false },
-  layered: {},
+  // As the runtime opens its store: spill files written after load() returns (no difference once they exist).
+  layered: { deferSpills: true },
   untrimmed: { trim: false },
 };
 
@@ -167,6 +170,47 @@ async function childResume(database, sessionId, mode) {
   };
 }
 
+/**
+ * Child: one load of the spill-heavy session in a fresh process. `bare`: layers off; `deferred`: all layers,
+ * spill files written after `load()` returns (as the runtime opens its store), then awaited, as the runtime's
+ * gate awaits them before the first tool call; `synchronous`: all layers, every file written before `load()`
+ * returns. The caller empties the spill folder before a first load.
+ */
+async function childSpill(database, sessionId, mode, workspace) {
+  const { PruningSessionStore } = await importDist();
+  const layers =
+    mode === 'bare' ? LAYERS.bare : mode === 'deferred' ? { deferSpills: true } : { deferSpills: false };
+  const store = new PruningSessionStore(database, workspace, layers);
+  const cpuBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const loaded = await loadSession(store, sessionId);
+  // Optional: a build from before deferred spills has no such method, so the bench also runs against it.
+  await store.spillsWritten?.();
+  const writtenMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpu = process.cpuUsage(cpuBefore);
+  const main = { projectKey: PROJECT_KEY, sessionId };
+  let cleared = 0;
+  let errors = 0;
+  for (const key of [main, ...(await store.listSubkeys(main)).map((subpath) => ({ ...main, subpath }))]) {
+    const report = store.reportFor(key);
+    cleared += report?.cleared ?? 0;
+    errors += report?.errors.length ?? 0;
+  }
+  store.close();
+  const spillDirectory = join(workspace, '.flower', 'spill');
+  const files = existsSync(spillDirectory) ? readdirSync(spillDirectory).length : 0;
+  return {
+    mode,
+    ms: loaded.ms,
+    cpuMs: loaded.cpuMs,
+    writtenMs,
+    writtenCpuMs: (cpu.user + cpu.system) / 1000,
+    cleared,
+    errors,
+    files,
+  };
+}
+
 function runChild(args) {
   const output = execFileSync(
     process.execPath,
@@ -179,9 +223,67 @@ function runChild(args) {
   return JSON.parse(output);
 }
 
+const spillLine = (figures, wall, cpu) => `${figures[wall].toFixed(0)} ms, CPU ${figures[cpu].toFixed(0)} ms`;
+const spillRatio = (ratios) => `${ratios.wall.toFixed(2)}× ${ratios.cpu.toFixed(2)}×`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const count = (value) => Math.round(value).toLocaleString('en-US');
 const pass = (ok) => (ok ? 'ok  ' : 'MISS');
+
+/**
+ * The first trimmed load at the acceptance round's scale (thousands of spill files), against a steady one
+ * and against the bare load of the same transcript, all in fresh processes and in rounds, so every ratio
+ * compares loads measured side by side: bare, first (deferred writes), steady, first (synchronous writes),
+ * steady again.
+ */
+function runSpillCase() {
+  const database = join(outDirectory, 'bench-spill.db');
+  const workspace = join(outDirectory, 'spill-workspace');
+  const spillDirectory = join(workspace, '.flower', 'spill');
+  const appended = runChild(['append', database, 'one', 'spill']);
+  const runs = { bare: [], first: [], steady: [], firstSynchronous: [], steadySynchronous: [] };
+  for (let run = 0; run < RUNS; run += 1) {
+    runs.bare.push(runChild(['spill', database, appended.sessionId, 'bare', workspace]));
+    rmSync(spillDirectory, { recursive: true, force: true });
+    runs.first.push(runChild(['spill', database, appended.sessionId, 'deferred', workspace]));
+    runs.steady.push(runChild(['spill', database, appended.sessionId, 'deferred', workspace]));
+    rmSync(spillDirectory, { recursive: true, force: true });
+    runs.firstSynchronous.push(runChild(['spill', database, appended.sessionId, 'synchronous', workspace]));
+    runs.steadySynchronous.push(runChild(['spill', database, appended.sessionId, 'synchronous', workspace]));
+  }
+  const medians = Object.fromEntries(
+    Object.entries(runs).map(([name, list]) => [
+      name,
+      {
+        ms: median(list.map((item) => item.ms)),
+        cpuMs: median(list.map((item) => item.cpuMs)),
+        writtenMs: median(list.map((item) => item.writtenMs)),
+        writtenCpuMs: median(list.map((item) => item.writtenCpuMs)),
+        times: list.map((item) => item.ms),
+      },
+    ]),
+  );
+  const ratio = (top, bottom, field) => medians[top][field] / medians[bottom][field];
+  return {
+    transcript: { entries: appended.entries, bytes: appended.bytes },
+    files: runs.first[0].files,
+    cleared: runs.first[0].cleared,
+    errors: runs.first.reduce((sum, item) => sum + item.errors, 0),
+    medians,
+    ratios: {
+      firstToSteady: { wall: ratio('first', 'steady', 'ms'), cpu: ratio('first', 'steady', 'cpuMs') },
+      firstWrittenToSteady: {
+        wall: ratio('first', 'steady', 'writtenMs'),
+        cpu: ratio('first', 'steady', 'writtenCpuMs'),
+      },
+      firstSynchronousToSteady: {
+        wall: ratio('firstSynchronous', 'steadySynchronous', 'ms'),
+        cpu: ratio('firstSynchronous', 'steadySynchronous', 'cpuMs'),
+      },
+      steadyToBare: { wall: ratio('steady', 'bare', 'ms'), cpu: ratio('steady', 'bare', 'cpuMs') },
+      firstToBare: { wall: ratio('first', 'bare', 'ms'), cpu: ratio('first', 'bare', 'cpuMs') },
+    },
+  };
+}
 
 /** Runs the whole benchmark and returns its figures; prints a table, or JSON with `json`. */
 export async function runSessionLoadBench({ json = false } = {}) {
@@ -225,6 +327,7 @@ export async function runSessionLoadBench({ json = false } = {}) {
     untrimmed: untrimmed.cpuMedian / bare.cpuMedian,
     firstTrimmed: firstTrim.cpuMedian / steadyTrim.cpuMedian,
   };
+  const spillCase = runSpillCase();
   const oneBatchPerSecond = oneBatch.entries / (oneBatch.ms / 1000);
   const warm = runChild(['warm', database, append.sessionId]);
   const warmBare = { times: warm.times.bare, median: median(warm.times.bare) };
@@ -261,11 +364,14 @@ export async function runSessionLoadBench({ json = false } = {}) {
     resume: { bare, layered, ratio, untrimmed, untrimmedRatio },
     firstTrimmedLoad: { first: firstTrim, steady: steadyTrim, ratio: firstRatio },
     cpuRatios,
+    spillScale: spillCase,
     warm: { bare: warmBare, layered: warmLayered, ratio: warmRatio },
     targets: {
       appendAtLeast20k: perSecond >= 20_000,
       oneBatchAtLeastEager: oneBatchPerSecond >= perSecond,
       layeredWithin1_5x: ratio <= 1.5,
+      layeredCpuWithin1_5x: cpuRatios.layered <= 1.5,
+      spillFirstWithin2x: spillCase.ratios.firstToSteady.wall <= 2 && spillCase.ratios.firstToSteady.cpu <= 2,
       untrimmedWithin1_5x: untrimmedRatio <= 1.5,
       firstTrimmedWithin2x: firstRatio <= 2,
       layeredUnder500ms: layered.median < 500,
@@ -314,6 +420,12 @@ export async function runSessionLoadBench({ json = false } = {}) {
       '≤ 1.5×',
       pass(figures.targets.layeredWithin1_5x),
     ),
+    row(
+      '  CPU ratio all layers / baseline',
+      `${cpuRatios.layered.toFixed(2)}×`,
+      '≤ 1.5×',
+      pass(figures.targets.layeredCpuWithin1_5x),
+    ),
     row('resume load, all layers but trim', ms(untrimmed.median)),
     row(
       '  ratio / baseline',
@@ -334,6 +446,24 @@ export async function runSessionLoadBench({ json = false } = {}) {
       `${cpuRatios.layered.toFixed(2)}× ${cpuRatios.untrimmed.toFixed(2)}× ${cpuRatios.firstTrimmed.toFixed(2)}×`,
       'all, no trim, first',
     ),
+    `Spill scale: ${count(spillCase.transcript.entries)} entries, ${mb(spillCase.transcript.bytes)}; the first trimmed load points at ${count(spillCase.cleared)} results in ${count(spillCase.files)} files`,
+    row('  load, layers off (baseline)', spillLine(spillCase.medians.bare, 'ms', 'cpuMs')),
+    row('  first trimmed load returns', spillLine(spillCase.medians.first, 'ms', 'cpuMs')),
+    row('  steady trimmed load', spillLine(spillCase.medians.steady, 'ms', 'cpuMs')),
+    row(
+      '    ratio first / steady (wall, CPU)',
+      spillRatio(spillCase.ratios.firstToSteady),
+      '≤ 2×',
+      pass(figures.targets.spillFirstWithin2x),
+    ),
+    row('  first load + files on disk', spillLine(spillCase.medians.first, 'writtenMs', 'writtenCpuMs')),
+    row('    ratio / steady (wall, CPU)', spillRatio(spillCase.ratios.firstWrittenToSteady)),
+    row(
+      '  first load writing before it returns',
+      spillLine(spillCase.medians.firstSynchronous, 'ms', 'cpuMs'),
+    ),
+    row('    ratio / steady (wall, CPU)', spillRatio(spillCase.ratios.firstSynchronousToSteady)),
+    row('  steady / baseline (wall, CPU)', spillRatio(spillCase.ratios.steadyToBare)),
     row('peak RSS of a resume load, layers off', mb(bare.peakRss)),
     row('peak RSS of a resume load, all layers', mb(layered.peakRss)),
     row(
@@ -374,9 +504,10 @@ if (invokedDirectly) {
   const [flag, mode, ...rest] = process.argv.slice(2);
   if (flag === '--child') {
     const children = {
-      append: () => childAppend(rest[0], rest[1]),
+      append: () => childAppend(rest[0], rest[1], rest[2]),
       warm: () => childWarm(rest[0], rest[1]),
       resume: () => childResume(rest[0], rest[1], rest[2]),
+      spill: () => childSpill(rest[0], rest[1], rest[2], rest[3]),
     };
     const result = await children[mode]();
     process.stdout.write(JSON.stringify(result));

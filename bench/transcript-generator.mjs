@@ -412,3 +412,76 @@ export function generateSession({
   const bytes = main.bytes + subagentTranscripts.reduce((sum, sub) => sum + sub.bytes, 0);
   return { sessionId: session.id, main: main.entries, subagents: subagentTranscripts, entries, bytes };
 }
+
+/**
+ * Generates a session shaped like the acceptance round's first trimmed resume: thousands of tool results
+ * just over trim's 2,000-character threshold (file reads of 50–70 lines), so the first trimmed load has
+ * thousands of spill files to write. `{ sessionId, main, subagents, entries, bytes, results }`; about
+ * `targetResults` large results split over the main transcript and `subagents` subagent transcripts.
+ */
+export function generateSpillHeavySession({ targetResults = 5_800, seed = 7, subagents = 5 } = {}) {
+  const rng = random(seed);
+  const session = {
+    index: seed,
+    prefix: `${(0x10000000 + seed).toString(16)}-0000`,
+    id: `${(0x10000000 + seed).toString(16)}-0000-4000-8000-000000000000`,
+  };
+  const perTranscript = Math.ceil(targetResults / (subagents + 1));
+  const bulk = (writer) => {
+    let results = 0;
+    while (results < perTranscript) {
+      // Three parallel reads per reply, as a model surveying a code base does.
+      const calls = [];
+      for (let index = 0; index < 3; index += 1) {
+        const id = writer.toolId();
+        const path = `/home/dev/project/src/${writer.words(1)}-${writer.words(1)}.ts`;
+        const content = writer.lines(writer.between(50, 70), writer.between(6, 8));
+        calls.push({
+          use: { type: 'tool_use', id, name: 'Read', input: { file_path: path } },
+          result: {
+            id,
+            content,
+            toolUseResult: { type: 'text', file: { filePath: path, content, numLines: 0 } },
+          },
+        });
+      }
+      const holders = writer.reply(calls.map((call) => call.use));
+      writer.results(
+        holders,
+        calls.map((call) => call.result),
+      );
+      writer.marker('last-prompt', { lastPrompt: 'continue', leafUuid: writer.leaf });
+      results += calls.length;
+    }
+    return results;
+  };
+  const main = new Writer(rng, session);
+  main.prompt(main.words(120));
+  let results = bulk(main);
+  const subagentTranscripts = [];
+  for (let index = 0; index < subagents; index += 1) {
+    const agentId = `s${seed}${String(index).padStart(15, '0')}`;
+    const writer = new Writer(rng, session, agentId);
+    writer.marker('agent_metadata', { agentType: 'worker', toolUseId: `toolu_spawn_${index}` });
+    writer.prompt(writer.words(80));
+    results += bulk(writer);
+    writer.reply([{ type: 'text', text: writer.words(200) }]);
+    subagentTranscripts.push({ subpath: `subagents/agent-${agentId}`, entries: writer.entries });
+  }
+  main.reply([{ type: 'text', text: 'Done.' }]);
+  const entries = main.entries.length + subagentTranscripts.reduce((sum, sub) => sum + sub.entries.length, 0);
+  const bytes =
+    main.bytes +
+    subagentTranscripts.reduce(
+      (sum, sub) => sum + sub.entries.reduce((total, entry) => total + JSON.stringify(entry).length, 0),
+      0,
+    );
+  return {
+    sessionId: session.id,
+    main: main.entries,
+    subagents: subagentTranscripts,
+    entries,
+    bytes,
+    results,
+  };
+}

@@ -16,6 +16,7 @@ import { agentInputGuard, isolatedRoles } from '../guards/agent-input-guard.js';
 import { delegateGuard } from '../guards/delegate-guard.js';
 import { mergeHooks, toHooks, type HooksConfig } from '../guards/hooks.js';
 import { journalHooks, type CallRecorder } from '../guards/journal-hook.js';
+import { spillsWrittenHooks } from '../guards/spills-written-hook.js';
 import { whitelistGuard } from '../guards/whitelist-guard.js';
 import { workbenchHooks } from '../guards/workbench-hooks.js';
 import { worktreeWriteGuard } from '../guards/worktree-write-guard.js';
@@ -43,6 +44,8 @@ export interface AttemptContext {
   sandbox?: boolean;
   /** Where the gate journals each call before it may run (so a resume can show calls a kill lost), or null. */
   journal?: CallRecorder | null;
+  /** Resolves once the store's spill files are on disk: the gate holds every tool call until then. */
+  spillsWritten?: (() => Promise<void>) | null;
 }
 
 /**
@@ -83,7 +86,8 @@ export function attemptOptions(
   // Claude Code runs no tool before every PreToolUse hook has answered, so the journal's place in the list
   // does not matter for its promise; last, it leaves the gate first for code that looks the gate up.
   const journal = context.journal == null ? null : journalHooks(context.journal);
-  const hooks = mergeHooks(spec.hooks, gateHooks(context, spec, onEvent), journal);
+  const spills = context.spillsWritten == null ? null : spillsWrittenHooks(context.spillsWritten);
+  const hooks = mergeHooks(spec.hooks, gateHooks(context, spec, onEvent), journal, spills);
   const compact = spec.compact ?? (context.handoff ? new CompactPolicy({ mode: 'no_summary' }) : null);
   const maxBudgetUsd = plan.budget.kind === 'capped' ? plan.budget.capUsd : null;
   const effective: AgentSpec = { ...spec, hooks, compact, maxBudgetUsd };

@@ -21,6 +21,7 @@ import type { FlowerEvent } from '../events/flower-event.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { PrunePolicy } from '../session/prune-policy.js';
 import { PruningSessionStore } from '../session/pruning-session-store.js';
+import { TrimmingSessionStore } from '../session/trimming-session-store.js';
 import type { RunOptions, RuntimeOptions } from './runtime-options.js';
 import { prepareDirectory } from './prepare-directory.js';
 import { createRunDirectory } from './run-directory.js';
@@ -135,6 +136,7 @@ export class Runtime {
         ephemeral: options.ephemeral ?? true,
         prune: new PrunePolicy({ keepDenials: options.keepDenials ?? 1 }),
         journal: true,
+        deferSpills: true,
       });
   }
 
@@ -388,6 +390,8 @@ export class Runtime {
       lang: this.#lang,
       sandbox: this.#sandbox,
       journal: this.store instanceof PruningSessionStore ? this.store.toolJournal : null,
+      spillsWritten:
+        this.store instanceof TrimmingSessionStore ? this.store.spillsWritten.bind(this.store) : null,
     };
   }
 

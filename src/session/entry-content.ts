@@ -171,6 +171,22 @@ export function withResultContents(entry: Entry, replacements: ReadonlyMap<numbe
   );
 }
 
+/**
+ * A copy of `entries` in which the tool_result blocks named in `replacements` (entry index → block index →
+ * new content) are replaced; every other entry is the same object. A copied array plus a few assignments:
+ * no callback per entry on a transcript of thousands.
+ */
+export function replaced(
+  entries: readonly Entry[],
+  replacements: ReadonlyMap<number, ReadonlyMap<number, string>>,
+): Entry[] {
+  const out = entries.slice();
+  for (const [index, forEntry] of replacements) {
+    out[index] = withResultContents(out[index] as Entry, forEntry);
+  }
+  return out;
+}
+
 /** Fills `{name}` slots of a template; unknown slots are left as written. */
 export function fillTemplate(template: string, values: Readonly<Record<string, string | number>>): string {
   return template.replace(/\{(\w+)\}/g, (slot, name: string) => {

@@ -8,20 +8,14 @@
 import { isEphemeral } from '../guards/ephemeral-command.js';
 import type { EphemeralPolicy } from './ephemeral-policy.js';
 import {
-  bashCommands,
-  blocksOf,
   codePointLength,
   fillTemplate,
   headByCodePoints,
-  isProtected,
-  isToolResult,
-  messageOf,
+  replaced,
   resultText,
-  resultTextLength,
-  withResultContents,
-  type ContentBlock,
   type Entry,
 } from './entry-content.js';
+import { indexTools, siteNow, type ResultSite, type ToolIndex } from './tool-index.js';
 import type { Transform } from './transform.js';
 
 interface Site {
@@ -32,60 +26,58 @@ interface Site {
 
 /**
  * Replaces the content of stale ephemeral Bash results with the policy's placeholder, keeping the newest
- * `keepRecent` (all are expired when it is 0 or less). The input array and its entries are not modified.
+ * `keepRecent` (all are expired when it is 0 or less). `index` is {@link indexTools} of `entries`, when the
+ * caller shares one walk between layers. The input array and its entries are not modified.
  */
-export function expire(entries: readonly Entry[], policy: EphemeralPolicy): Transform {
-  const commands = bashCommands(entries);
+export function expire(
+  entries: readonly Entry[],
+  policy: EphemeralPolicy,
+  index: ToolIndex = indexTools(entries),
+): Transform {
+  const tools = index.entries.length === entries.length ? index : indexTools(entries);
+  const commands = tools.bashCommands;
   const sites: Site[] = [];
   // Commands repeat (`git status` dozens of times); the predicate tokenises, so ask once per command.
   const verdicts = new Map<string, boolean>();
-  const ephemeral = (command: string): boolean => {
-    let verdict = verdicts.get(command);
-    if (verdict === undefined) {
-      verdict = isEphemeral(command);
-      verdicts.set(command, verdict);
-    }
-    return verdict;
-  };
   if (commands.size > 0) {
-    // Plain loops: this runs over every block of a long transcript on each resume; no closure per entry.
-    for (let entryIndex = 0; entryIndex < entries.length; entryIndex += 1) {
-      const entry = entries[entryIndex] as Entry;
-      if (entry.type !== 'user' || isProtected(entry)) continue;
-      const blocks = blocksOf(entry) ?? [];
-      for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
-        const block = blocks[blockIndex] as ContentBlock;
-        if (!isToolResult(block)) continue;
-        const command = commands.get(block.tool_use_id);
+    // Only the tool_result blocks, from the shared index: no walk over every block of the transcript.
+    const results = tools.results;
+    for (let siteIndex = 0; siteIndex < results.length; siteIndex += 1) {
+      const site = results[siteIndex] as ResultSite;
+      const command = commands.get(site.toolUseId);
+      if (command === undefined) continue;
+      let verdict = verdicts.get(command);
+      if (verdict === undefined) {
         // The one glance/expiry predicate: what the coordinator may run itself is exactly what expires.
-        if (command === undefined || !ephemeral(command)) continue;
-        const length = resultTextLength(block['content']);
-        if (length === null || (length > policy.maxChars && longerThan(block['content'], policy.maxChars)))
-          continue;
-        sites.push({ entryIndex, blockIndex, command });
+        verdict = isEphemeral(command);
+        verdicts.set(command, verdict);
       }
+      if (!verdict) continue;
+      const now = siteNow(tools, entries, site);
+      if (now === null) continue;
+      const length = now.length;
+      if (length === null || (length > policy.maxChars && longerThan(now.block['content'], policy.maxChars)))
+        continue;
+      sites.push({ entryIndex: site.entryIndex, blockIndex: site.blockIndex, command });
     }
   }
   const targets =
     policy.keepRecent > 0 ? sites.slice(0, Math.max(0, sites.length - policy.keepRecent)) : sites;
-  if (targets.length === 0) return { entries: [...entries], report: { expired: 0 } };
+  if (targets.length === 0) return { entries: entries.slice(), report: { expired: 0 } };
 
-  const turnsAfter = modelTurnsAfter(entries);
+  const turnsAfter = modelTurnsAfter(tools, targets);
   const replacements = new Map<number, Map<number, string>>();
-  for (const site of targets) {
+  for (let siteIndex = 0; siteIndex < targets.length; siteIndex += 1) {
+    const site = targets[siteIndex] as Site;
     const text = fillTemplate(policy.text, {
       cmd: commandLabel(site.command),
-      age: Math.max(1, turnsAfter[site.entryIndex] ?? 1),
+      age: Math.max(1, turnsAfter[siteIndex] ?? 1),
     });
     const forEntry = replacements.get(site.entryIndex) ?? new Map<number, string>();
     forEntry.set(site.blockIndex, text);
     replacements.set(site.entryIndex, forEntry);
   }
-  const out = entries.map((entry, index) => {
-    const forEntry = replacements.get(index);
-    return forEntry === undefined ? entry : withResultContents(entry, forEntry);
-  });
-  return { entries: out, report: { expired: targets.length } };
+  return { entries: replaced(entries, replacements), report: { expired: targets.length } };
 }
 
 /** The first line of a command, at most 60 characters, in backticks. */
@@ -96,23 +88,22 @@ export function commandLabel(command: string): string {
 }
 
 /**
- * For each index, how many model turns (distinct assistant messages) follow it. The reference called the
- * ordinal among glance results "turns ago" (cs §11.12); this counts real turns.
+ * For each site, how many model turns (distinct assistant messages) follow its entry. The reference called
+ * the ordinal among glance results "turns ago" (cs §11.12); this counts real turns. Read from the index's
+ * list of assistant entries, walked once from the end, rather than from every entry.
  */
-function modelTurnsAfter(entries: readonly Entry[]): number[] {
-  const counts = new Array<number>(entries.length).fill(0);
+function modelTurnsAfter(index: ToolIndex, sites: readonly Site[]): number[] {
+  const counts = new Array<number>(sites.length).fill(0);
   const seen = new Set<string>();
-  let turns = 0;
-  for (let index = entries.length - 1; index >= 0; index -= 1) {
-    counts[index] = turns;
-    const entry = entries[index];
-    if (entry?.type !== 'assistant') continue;
-    const id = messageOf(entry)?.['id'];
-    const key = typeof id === 'string' ? id : `#${index}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      turns += 1;
+  let next = index.assistants.length - 1;
+  // Sites are in transcript order: walk them from the last, counting the replies after each.
+  for (let siteIndex = sites.length - 1; siteIndex >= 0; siteIndex -= 1) {
+    const position = (sites[siteIndex] as Site).entryIndex;
+    while (next >= 0 && (index.assistants[next] as number) > position) {
+      seen.add(index.replyKeys[next] as string);
+      next -= 1;
     }
+    counts[siteIndex] = seen.size;
   }
   return counts;
 }

@@ -19,6 +19,7 @@ import {
 import { healOrphans } from './heal-orphans.js';
 import type { PrunePolicy } from './prune-policy.js';
 import { relink } from './relink.js';
+import { indexTools, siteNow, type ResultSite, type ToolIndex } from './tool-index.js';
 import type { Transform } from './transform.js';
 
 /**
@@ -51,29 +52,29 @@ function isInterruptBlock(block: ContentBlock): boolean {
 }
 
 /**
- * Runs the prune layer over `entries` (see the module comment). The input array and its entries are not
- * modified; protected entries (compact summaries, meta) are never touched.
+ * Runs the prune layer over `entries` (see the module comment). `index` is {@link indexTools} of `entries`
+ * or of the array expire and trim rewrote into `entries`, when the caller shares one walk between layers.
+ * The input array and its entries are not modified; protected entries (compact summaries, meta) are never
+ * touched.
  */
-export function prune(entries: readonly Entry[], policy: PrunePolicy): Transform {
-  const dead = deadDenials(entries, policy);
+export function prune(entries: readonly Entry[], policy: PrunePolicy, given?: ToolIndex): Transform {
+  // Prune keeps every position until relink, and expire and trim only rewrite results: the index holds.
+  const index = given !== undefined && given.entries.length === entries.length ? given : indexTools(entries);
+  const { dead, holders } = deadDenials(entries, policy, index);
   const drop = new Set<string>();
-  const out: Entry[] = [];
+  const out = entries.slice();
   let pruned = 0;
-  // Indexed loops in the per-load passes: no iterator objects on a 10,000-entry transcript.
-  for (let index = 0; index < entries.length; index += 1) {
-    let entry = entries[index] as Entry;
-    // Only conversation entries hold calls, results or API errors; markers and attachments pass untouched.
-    if ((entry.type !== 'user' && entry.type !== 'assistant') || isProtected(entry)) {
-      out.push(entry);
-      continue;
-    }
+  // Only entries that can change are visited: those holding a dead denial, API errors, and results cut off by
+  // an interrupt. Every other entry would come out of the per-entry rules as the same object.
+  for (const position of candidates(entries, policy, holders, index)) {
+    let entry = entries[position] as Entry;
+    if ((entry.type !== 'user' && entry.type !== 'assistant') || isProtected(entry)) continue;
     const uuid = uuidOf(entry);
     if (dead.size > 0) {
       const stripped = dropBlocks(entry, dead);
+      // Keep the original in the list: relink reads the dropped entry's own parent.
       if (stripped === 'empty') {
-        // Keep the original in the list: relink reads the dropped entry's own parent.
         if (uuid !== null) drop.add(uuid);
-        out.push(entry);
         continue;
       }
       entry = stripped;
@@ -81,11 +82,11 @@ export function prune(entries: readonly Entry[], policy: PrunePolicy): Transform
     if (policy.dropApiErrors && uuid !== null && isApiError(entry)) {
       drop.add(uuid);
       pruned += 1;
-      out.push(entry);
+      out[position] = entry;
       continue;
     }
     if (policy.neutralizeInterrupts) entry = neutralizeInterrupts(entry, policy.interruptText);
-    out.push(entry);
+    out[position] = entry;
   }
   const report = { pruned, denialsDropped: dead.size, healed: 0 };
   const relinked = drop.size > 0 ? relink(out, drop) : out;
@@ -94,34 +95,62 @@ export function prune(entries: readonly Entry[], policy: PrunePolicy): Transform
   return { entries: healed.entries, report: { ...report, healed: healed.healed } };
 }
 
-/**
- * The denied tool_use ids to remove: all but the newest `keepDenials`. An id is only taken when both its
- * call and its result can go (cs §11.19): a protected entry, or a uuid-less entry that would be left empty
- * (it cannot be dropped), keeps the pair.
- */
-function deadDenials(entries: readonly Entry[], policy: PrunePolicy): Set<string> {
-  const denied: string[] = [];
-  for (let index = 0; index < entries.length; index += 1) {
-    const entry = entries[index] as Entry;
-    if (entry.type === 'user' && entry['toolDenialKind'] !== undefined && !isProtected(entry)) {
-      denied.push(...deniedIds(entry, policy.denialKinds));
+/** The positions the prune rules may change, ascending: denial holders, API errors, interrupted results. */
+function candidates(
+  entries: readonly Entry[],
+  policy: PrunePolicy,
+  holders: ReadonlySet<number>,
+  index: ToolIndex,
+): number[] {
+  const found = new Set<number>(holders);
+  if (policy.dropApiErrors) {
+    for (const position of index.apiErrors) {
+      if (isApiError(entries[position] as Entry)) found.add(position);
     }
+  }
+  if (policy.neutralizeInterrupts) {
+    const results = index.results;
+    for (let siteIndex = 0; siteIndex < results.length; siteIndex += 1) {
+      const site = results[siteIndex] as ResultSite;
+      const now = siteNow(index, entries, site);
+      if (now !== null && isInterruptBlock(now.block)) found.add(site.entryIndex);
+    }
+  }
+  return [...found].sort((first, second) => first - second);
+}
+
+/**
+ * The denied tool_use ids to remove: all but the newest `keepDenials`, and the positions of the entries
+ * holding them. An id is only taken when both its call and its result can go (cs §11.19): a protected entry,
+ * or a uuid-less entry that would be left empty (it cannot be dropped), keeps the pair.
+ */
+function deadDenials(
+  entries: readonly Entry[],
+  policy: PrunePolicy,
+  tools: ToolIndex,
+): { dead: Set<string>; holders: Set<number> } {
+  const denied: string[] = [];
+  for (const position of tools.denials) {
+    denied.push(...deniedIds(entries[position] as Entry, policy.denialKinds));
   }
   const older =
     policy.keepDenials > 0 ? denied.slice(0, Math.max(0, denied.length - policy.keepDenials)) : denied;
-  if (older.length === 0) return new Set();
+  const holders = new Set<number>();
+  if (older.length === 0) return { dead: new Set(), holders };
   const dead = new Set(older);
-  for (const entry of entries) {
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as Entry;
     const blocks = blocksOf(entry);
     if (blocks === null) continue;
     let hits = 0;
     for (const block of blocks) if (dead.has(blockToolId(block) ?? '')) hits += 1;
     if (hits === 0) continue;
+    holders.add(index);
     if (isProtected(entry) || (hits === blocks.length && uuidOf(entry) === null)) {
       for (const block of blocks) dead.delete(blockToolId(block) ?? '');
     }
   }
-  return dead;
+  return { dead, holders };
 }
 
 function blockToolId(block: ContentBlock): string | null {

@@ -57,7 +57,9 @@ export class PruningSessionStore extends TrimmingSessionStore {
   ): Promise<SessionStoreEntry[]> {
     let current = await super.transform(key, entries);
     if (this.prunePolicy.enabled) {
-      current = this.applyLayer(key, 'prune', current, (input) => prune(input, this.prunePolicy));
+      current = this.applyLayer(key, 'prune', current, (input) =>
+        prune(input, this.prunePolicy, this.toolIndexOf(input)),
+      );
     }
     const journal = this.toolJournal;
     const agentId = agentOf(key);

@@ -5,21 +5,12 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  blocksOf,
-  codePointLength,
-  fillTemplate,
-  isProtected,
-  isToolResult,
-  resultText,
-  resultTextLength,
-  type ContentBlock,
-  withResultContents,
-  type Entry,
-} from './entry-content.js';
+import { codePointLength, fillTemplate, replaced, resultText, type Entry } from './entry-content.js';
+import type { SpillQueue } from './spill-queue.js';
+import { indexTools, siteNow, type ResultSite, type ToolIndex } from './tool-index.js';
 import type { TrimPolicy } from './trim-policy.js';
 import type { Transform } from './transform.js';
 
@@ -72,9 +63,30 @@ export class SpillNames {
   }
 }
 
+/** Node's one-shot digest (20.12 and later): a third of the time of a Hash object per result. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 /** `<first 16 hex of sha256 of the UTF-8 text>.txt`: content-addressed, so one result is one file. */
 function spillName(text: string): string {
-  return `${createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16)}.txt`;
+  const digest =
+    oneShotHash === undefined
+      ? crypto.createHash('sha256').update(text, 'utf8').digest('hex')
+      : oneShotHash('sha256', text, 'hex');
+  return `${digest.slice(0, 16)}.txt`;
+}
+
+/** Where {@link trim} puts the files it spills, besides writing them itself before it returns. */
+export interface TrimOptions {
+  workspace: string;
+  /** Names computed by earlier loads of the same store. */
+  names?: SpillNames;
+  /** {@link indexTools} of `entries` (or of the array the expire layer rewrote into `entries`). */
+  index?: ToolIndex;
+  /**
+   * Queue the files instead of writing them: `trim` returns at once and the caller must await
+   * {@link SpillQueue.settled} before anything may read them. `onError` hears a file that failed later.
+   */
+  queue?: { spills: SpillQueue; onError: (message: string) => void };
 }
 
 /**
@@ -83,34 +95,32 @@ function spillName(text: string): string {
  * `report.errors`: an I/O problem must never abort a resume (cs §11.14). Identical content maps to one file,
  * written once. The input array and its entries are not modified.
  */
-export function trim(
-  entries: readonly Entry[],
-  policy: TrimPolicy,
-  options: { workspace: string; names?: SpillNames },
-): Transform {
+export function trim(entries: readonly Entry[], policy: TrimPolicy, options: TrimOptions): Transform {
   const sites: Site[] = [];
-  // Plain loops: this runs over every block of a long transcript on each resume; no closure per entry.
-  for (let entryIndex = 0; entryIndex < entries.length; entryIndex += 1) {
-    const entry = entries[entryIndex] as Entry;
-    if (entry.type !== 'user' || isProtected(entry)) continue;
-    const blocks = blocksOf(entry) ?? [];
-    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
-      const block = blocks[blockIndex] as ContentBlock;
-      if (!isToolResult(block)) continue;
-      // The UTF-16 length bounds the code-point count from both sides (a code point is one or two units):
-      // only results between minChars and twice that need an exact count to be judged.
-      const length = resultTextLength(block['content']);
-      if (length === null || length < policy.minChars) continue;
-      const text = resultText(block['content']) as string;
-      if (length >= 2 * policy.minChars || codePointLength(text) >= policy.minChars) {
-        sites.push({ entryIndex, blockIndex, text });
-      }
+  const index =
+    options.index !== undefined && options.index.entries.length === entries.length
+      ? options.index
+      : indexTools(entries);
+  // Only the tool_result blocks, from the shared index: no walk over every block of the transcript.
+  const results = index.results;
+  for (let siteIndex = 0; siteIndex < results.length; siteIndex += 1) {
+    const site = results[siteIndex] as ResultSite;
+    // The UTF-16 length bounds the code-point count from both sides (a code point is one or two units):
+    // only results between minChars and twice that need an exact count to be judged. A block an earlier
+    // layer rewrote is judged by its new text.
+    const unchanged = entries[site.entryIndex] === index.entries[site.entryIndex];
+    if (unchanged && (site.length === null || site.length < policy.minChars)) continue;
+    const now = siteNow(index, entries, site);
+    if (now === null || now.length === null || now.length < policy.minChars) continue;
+    const text = resultText(now.block['content']) as string;
+    if (now.length >= 2 * policy.minChars || codePointLength(text) >= policy.minChars) {
+      sites.push({ entryIndex: site.entryIndex, blockIndex: site.blockIndex, text });
     }
   }
   const keep = policy.keepRecent > 0 ? Math.min(policy.keepRecent, sites.length) : 0;
   const targets = sites.slice(0, sites.length - keep);
   if (targets.length === 0) {
-    return { entries: [...entries], report: { cleared: 0, kept: sites.length, charsSaved: 0 } };
+    return { entries: entries.slice(), report: { cleared: 0, kept: sites.length, charsSaved: 0 } };
   }
 
   const directory = resolve(options.workspace, policy.spillDirname);
@@ -128,8 +138,11 @@ export function trim(
       }
       const uuid = (entries[site.entryIndex] as Entry).uuid;
       const id = typeof uuid === 'string' && uuid !== '' ? `${uuid}#${site.blockIndex}` : null;
-      const name = options.names?.nameOf(site.text, id);
-      const path = spillFile(directory, site.text, existing, name);
+      const name = options.names?.nameOf(site.text, id) ?? spillName(site.text);
+      const path =
+        options.queue === undefined
+          ? spillFile(directory, site.text, existing, name)
+          : queueSpill(directory, site.text, existing, name, options.queue);
       const chars = codePointLength(site.text);
       const pointer = fillTemplate(policy.text, { n: chars, path });
       const forEntry = replacements.get(site.entryIndex) ?? new Map<number, string>();
@@ -141,12 +154,24 @@ export function trim(
       errors.push(`trim: could not write a spill file in ${directory}: ${(error as Error).message}`);
     }
   }
-  const out = entries.map((entry, index) => {
-    const forEntry = replacements.get(index);
-    return forEntry === undefined ? entry : withResultContents(entry, forEntry);
-  });
+  const out = replaced(entries, replacements);
   const report = { cleared, kept: sites.length - cleared, charsSaved };
   return { entries: out, report: errors.length > 0 ? { ...report, errors } : report };
+}
+
+/** The path of `name` in `directory`, queued for writing unless the listing `existing` already has it. */
+function queueSpill(
+  directory: string,
+  text: string,
+  existing: Set<string>,
+  name: string,
+  queue: NonNullable<TrimOptions['queue']>,
+): string {
+  const path = join(directory, name);
+  if (existing.has(name)) return path;
+  queue.spills.add(path, text, queue.onError);
+  existing.add(name);
+  return path;
 }
 
 /**

@@ -11,6 +11,8 @@ import { expire } from './expire.js';
 import { emptyLoadReport, type LoadReport } from './load-report.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { storeKey } from './store-key.js';
+import { SpillQueue } from './spill-queue.js';
+import { indexTools, type ToolIndex } from './tool-index.js';
 import { SpillNames, trim } from './trim.js';
 import { TrimPolicy } from './trim-policy.js';
 import type { Transform } from './transform.js';
@@ -23,6 +25,11 @@ export interface LayerOptions {
   ephemeral?: EphemeralPolicy | boolean;
   /** As for {@link SqliteSessionStore}. */
   busyTimeoutMs?: number;
+  /**
+   * Write spill files after `load()` returns instead of before (default false). Whoever lets the model run
+   * tools must then await {@link TrimmingSessionStore.spillsWritten} first: the runtime does, in its gate.
+   */
+  deferSpills?: boolean;
 }
 
 /**
@@ -41,12 +48,25 @@ export class TrimmingSessionStore extends SqliteSessionStore {
   readonly #reports = new Map<string, LoadReport>();
   /** Spill names of earlier loads, so a resume of the same transcript does not hash every result again. */
   readonly #spillNames = new SpillNames();
+  /** The tool index of each array this store's `transform` returned, for the layers stacked on it. */
+  readonly #indexes = new WeakMap<readonly SessionStoreEntry[], ToolIndex>();
+  /** Spill files pointed at but not yet written (`deferSpills`), or null when trim writes them itself. */
+  readonly #spills: SpillQueue | null;
 
   constructor(path: string, workspace: string, options: LayerOptions = {}) {
     super(path, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
     this.workspace = resolve(workspace);
     this.trimPolicy = asPolicy(options.trim, TrimPolicy);
     this.ephemeralPolicy = asPolicy(options.ephemeral, EphemeralPolicy);
+    this.#spills = options.deferSpills === true ? new SpillQueue() : null;
+  }
+
+  /**
+   * Resolves once every spill file an earlier `load()` pointed at is on disk (at once without
+   * `deferSpills`). A file that could not be written is named in that load's report; this never rejects.
+   */
+  spillsWritten(): Promise<void> {
+    return this.#spills === null ? Promise.resolve() : this.#spills.settled();
   }
 
   /** What the last `load()` of `key` did, or `null` when `key` was not loaded through this store. */
@@ -62,15 +82,39 @@ export class TrimmingSessionStore extends SqliteSessionStore {
   ): Promise<SessionStoreEntry[]> {
     let current = await super.transform(key, entries);
     this.#reports.set(storeKey(key), emptyLoadReport());
+    if (!this.ephemeralPolicy.enabled && !this.trimPolicy.enabled) return current;
+    // One walk over the tool blocks for both layers; expire keeps every entry in place, so it still holds.
+    const index = indexTools(current);
     if (this.ephemeralPolicy.enabled) {
-      current = this.applyLayer(key, 'expire', current, (input) => expire(input, this.ephemeralPolicy));
-    }
-    if (this.trimPolicy.enabled) {
-      current = this.applyLayer(key, 'trim', current, (input) =>
-        trim(input, this.trimPolicy, { workspace: this.workspace, names: this.#spillNames }),
+      current = this.applyLayer(key, 'expire', current, (input) =>
+        expire(input, this.ephemeralPolicy, index),
       );
     }
+    if (this.trimPolicy.enabled) {
+      const spills = this.#spills;
+      current = this.applyLayer(key, 'trim', current, (input) =>
+        trim(input, this.trimPolicy, {
+          workspace: this.workspace,
+          names: this.#spillNames,
+          index,
+          ...(spills === null
+            ? {}
+            : { queue: { spills, onError: (message) => this.mergeReport(key, { errors: [message] }) } }),
+        }),
+      );
+      // Start writing now, off the load's path: the runtime awaits them before the first tool call.
+      spills?.flush();
+    }
+    this.#indexes.set(current, index);
     return current;
+  }
+
+  /**
+   * The tool index shared by this store's layers for `entries`, an array its `transform` returned, so a
+   * layer stacked on it does not walk every block again; undefined for any other array.
+   */
+  protected toolIndexOf(entries: readonly SessionStoreEntry[]): ToolIndex | undefined {
+    return this.#indexes.get(entries);
   }
 
   /**

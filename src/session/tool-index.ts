@@ -1,0 +1,116 @@
+/**
+ * One walk over a loaded transcript that the expire and trim layers share. A resume runs each layer once
+ * in a fresh process, before V8 has optimised anything, so every extra walk over every block of a
+ * 10,000-entry transcript costs its full interpreted price; with this index expire and trim visit only the
+ * tool blocks.
+ *
+ * @module
+ */
+import {
+  blocksOf,
+  isProtected,
+  isRecord,
+  isToolResult,
+  isToolUse,
+  messageOf,
+  resultTextLength,
+  type ContentBlock,
+  type Entry,
+} from './entry-content.js';
+
+/** Where one tool_result block sits, with the length of its text as indexed. */
+export interface ResultSite {
+  entryIndex: number;
+  blockIndex: number;
+  toolUseId: string;
+  /** {@link resultTextLength} of the block's content in the indexed entry (`null`: no text, or an image). */
+  length: number | null;
+}
+
+/** What the layers need to know about a transcript's tool blocks. */
+export interface ToolIndex {
+  /** The entries indexed: a layer re-reads a block whose entry is no longer this very object. */
+  entries: readonly Entry[];
+  /** `input.command` of every `Bash` tool_use, by its id (a result carries only the id). */
+  bashCommands: Map<string, string>;
+  /** Every tool_result block of an unprotected `user` entry, in transcript order. */
+  results: ResultSite[];
+  /** Positions of `assistant` entries, ascending, with the key of the reply each belongs to. */
+  assistants: number[];
+  /** `message.id` of each of {@link ToolIndex.assistants}, or `#<position>` when it has none. */
+  replyKeys: string[];
+  /** Positions of assistant entries that may be synthetic API errors (`isApiErrorMessage` or `<synthetic>`). */
+  apiErrors: number[];
+  /** Positions of unprotected `user` entries marked `toolDenialKind`. */
+  denials: number[];
+}
+
+/**
+ * Indexes `entries` in one walk. Valid for any later array of the same length whose entries differ from
+ * these only in tool_result contents (what expire and trim produce): a layer reading a site checks whether
+ * the entry is still the indexed object and re-reads the block when it is not.
+ */
+export function indexTools(entries: readonly Entry[]): ToolIndex {
+  const bashCommands = new Map<string, string>();
+  const results: ResultSite[] = [];
+  const assistants: number[] = [];
+  const replyKeys: string[] = [];
+  const apiErrors: number[] = [];
+  const denials: number[] = [];
+  for (let entryIndex = 0; entryIndex < entries.length; entryIndex += 1) {
+    const entry = entries[entryIndex] as Entry;
+    const type = entry.type;
+    if (type === 'assistant') {
+      const message = messageOf(entry);
+      const id = message?.['id'];
+      assistants.push(entryIndex);
+      replyKeys.push(typeof id === 'string' ? id : `#${entryIndex}`);
+      // The same test as prune's isApiError, which looks at these again.
+      if (Boolean(entry['isApiErrorMessage']) || message?.['model'] === '<synthetic>') {
+        apiErrors.push(entryIndex);
+      }
+      const content = message?.['content'];
+      if (!Array.isArray(content)) continue;
+      const blocks = content as ContentBlock[];
+      for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
+        const block = blocks[blockIndex] as ContentBlock;
+        if (!isToolUse(block) || block['name'] !== 'Bash') continue;
+        const input = block['input'];
+        const command = isRecord(input) ? input['command'] : undefined;
+        if (typeof command === 'string') bashCommands.set(block.id, command);
+      }
+      continue;
+    }
+    if (type !== 'user' || isProtected(entry)) continue;
+    if (entry['toolDenialKind'] !== undefined) denials.push(entryIndex);
+    const blocks = blocksOf(entry);
+    if (blocks === null) continue;
+    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
+      const block = blocks[blockIndex] as ContentBlock;
+      if (!isToolResult(block)) continue;
+      results.push({
+        entryIndex,
+        blockIndex,
+        toolUseId: block.tool_use_id,
+        length: resultTextLength(block['content']),
+      });
+    }
+  }
+  return { entries, bashCommands, results, assistants, replyKeys, apiErrors, denials };
+}
+
+/**
+ * The block at `site` in `entries` and its text length now: the indexed length when the entry is the one
+ * indexed, else read again (an earlier layer rewrote it). `null` when the block is no longer a tool result.
+ */
+export function siteNow(
+  index: ToolIndex,
+  entries: readonly Entry[],
+  site: ResultSite,
+): { block: ContentBlock & { tool_use_id: string }; length: number | null } | null {
+  const entry = entries[site.entryIndex] as Entry;
+  const block = blocksOf(entry)?.[site.blockIndex];
+  if (block === undefined || !isToolResult(block)) return null;
+  if (entry === index.entries[site.entryIndex]) return { block, length: site.length };
+  return { block, length: resultTextLength(block['content']) };
+}
