@@ -11,6 +11,7 @@ import { languageOf, uiText } from '../config/ui-text.js';
 import { isFlowerError } from '../errors.js';
 import { sanitizeLine } from '../render/sanitize.js';
 import { useColor } from './cli-io.js';
+import { writeErrorLines } from './error-lines.js';
 import type { CommandContext } from './command-context.js';
 import { rewriteArgv, rewriteSetsOf } from './default-subcommand.js';
 import { nearSubcommand } from './near-subcommand.js';
@@ -86,7 +87,7 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
     await program.command.parseAsync(rewrite.argv, { from: 'user' });
     return program.exitCode();
   } catch (error) {
-    return reportError(error, context);
+    return await reportError(error, context);
   }
 }
 
@@ -101,17 +102,17 @@ async function probeSandbox(env: CommandContext['io']['env']): Promise<void> {
   await probeSandboxSupport(env['PATH'] ?? '');
 }
 
-function reportError(error: unknown, context: CommandContext): number {
+async function reportError(error: unknown, context: CommandContext): Promise<number> {
   const { io } = context;
   // Commander has already written its own one-line message (or the help / version text).
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
   if (isFlowerError(error)) {
     const prefix = error.code === 'USAGE' ? 'error: ' : '';
-    io.stderr.write(`${prefix}${error.message}\n`);
+    await writeErrorLines(io.stderr, `${prefix}${error.message}`);
     return error.exitCode;
   }
   const described = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  io.stderr.write(`${uiText('err.unexpected', { e: described }, languageOf(io.env))}\n`);
+  await writeErrorLines(io.stderr, uiText('err.unexpected', { e: described }, languageOf(io.env)));
   if (io.env['FLOWER_DEBUG'] && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return 1;
 }
