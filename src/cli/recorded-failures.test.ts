@@ -17,6 +17,6 @@ describe('RecordedFailures', () => {
 
     expect(shown).toEqual(['manifest: Error: EISDIR', 'lineage: Error: EACCES']);
     expect(failures.count).toBe(2);
-    expect(incompleteNote(failures, 'en')).toBe(' · record incomplete: 2 failure(s) above');
+    expect(incompleteNote(failures, 'en')).toBe(' · record incomplete: 2 failures above');
   });
 });

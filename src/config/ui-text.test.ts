@@ -13,6 +13,24 @@ describe('uiText', () => {
     expect(uiText('err.abortedAt')).toBe("Stopped: the '{step}' step did not finish");
   });
 
+  test('says a count of one in the singular and leaves the count markup visible without its value', () => {
+    expect(uiText('ask.left', { n: 1 })).toBe('1 question left');
+    expect(uiText('ask.left', { n: 2 })).toBe('2 questions left');
+    expect(uiText('ask.left', { n: 0 })).toBe('0 questions left');
+    expect(uiText('close.incomplete', { n: 1 })).toBe('record incomplete: 1 failure above');
+    expect(uiText('goal.unverifiableAsk', { n: 1, items: 'x' })).toContain(
+      '1 goal check cannot be verified here and will never pass: x. What should happen to it?',
+    );
+    expect(uiText('ask.left')).toBe('{n} {n:question|questions} left');
+    // A filled-in value is never read as count markup.
+    expect(uiText('aside.fail', { t: 'error', m: '{n:a|b}' })).toContain('{n:a|b}');
+    expect(uiText('ask.left', { n: 1 }, 'zh')).toBe('还可以问 1 次');
+  });
+
+  test('hedges no English plural with "(s)": every count picks its word', () => {
+    expect(Object.entries(EN_CATALOG).filter(([, text]) => text.includes('(s)'))).toEqual([]);
+  });
+
   test('uses the Chinese catalog for zh', () => {
     expect(uiText('cancelled', {}, 'zh')).toBe('已取消');
     expect(uiText('ask.left', { n: 2 }, 'zh')).toBe('还可以问 2 次');

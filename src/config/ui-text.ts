@@ -64,7 +64,7 @@ export const EN_CATALOG = {
   'live.noInbox':
     '! Not delivered: nothing in this run reads messages. Press Ctrl-C to interrupt it and say it then.',
   'int.done': '! Interrupted this round. Running subagents lose unfinished work.',
-  'int.pending': '({n} question(s) still pending; the interrupt does not affect them)',
+  'int.pending': '({n} {n:question|questions} still pending; the interrupt does not affect them)',
   'int.resumeSaid': 'Interrupted; resuming with your message',
   'int.resume': 'Interrupted; continuing',
 
@@ -74,7 +74,7 @@ export const EN_CATALOG = {
   'aside.cost': '(${c}, the running job was not disturbed)',
   'aside.fail': '# Aside failed: {t}: {m}',
   'aside.unwired': '(side questions are not available here)',
-  'aside.waiting': '(waiting for {n} side question(s) to finish…)',
+  'aside.waiting': '(waiting for {n} side {n:question|questions} to finish…)',
   'aside.asking': '(asking…)',
   'aside.noRun':
     'No run has been recorded here ({path} does not exist). Start one with flower "…" or flower run <module>:<export>, then ask from another terminal.',
@@ -106,7 +106,7 @@ export const EN_CATALOG = {
   'step.noResumeSource':
     "Step '{step}' needs resumeFrom='{from}', but that step produced no session. Run '{from}' before it, or drop resumeFrom.",
   'step.busy': 'This workflow is already running; wait for run() to finish before starting it again.',
-  'ask.left': '{n} question(s) left',
+  'ask.left': '{n} {n:question|questions} left',
   'ask.timeout': 'No answer — it will decide and record the assumption under "Unknowns and assumptions"',
   'ask.over': 'Question quota used up',
   'ask.skipped': 'Skipped',
@@ -115,7 +115,7 @@ export const EN_CATALOG = {
   'ho.edited': 'The handoff document {path} was edited by a human; the resumed session is told to re-read it',
   'ho.writing': 'context {ctx}/{win}K — the session is writing its handoff document…',
   'verdict.roundsUsed':
-    'The judge still says the goal is not achieved after {n} round(s): {reason} Run the same command again to go on where it stopped, or allow more rounds with --rounds.',
+    'The judge still says the goal is not achieved after {n} {n:round|rounds}: {reason} Run the same command again to go on where it stopped, or allow more rounds with --rounds.',
   'warn.ownedEnv': 'The step sets {keys} in its env, which flower owns; ignored',
   'warn.resumeArgs': 'fork and resumeAt need a session to resume; they were ignored',
   'warn.noSandbox':
@@ -153,9 +153,9 @@ export const EN_CATALOG = {
   'clarify.maxTurns':
     'The clarifier may take at most {n} turns while questions are unlimited; each question is a turn, so it may stop asking early. Raise maxTurns or set a question quota.',
   'goal.unverifiable':
-    '{n} of {total} goal checks cannot be verified here and will never pass: {items}. The goal is still editable at {path}',
+    '{n} of {total} goal {total:check|checks} cannot be verified here and will never pass: {items}. The goal is still editable at {path}',
   'goal.unverifiableAsk':
-    '{n} goal check(s) cannot be verified here and will never pass: {items}. What should happen to them?',
+    '{n} goal {n:check|checks} cannot be verified here and will never pass: {items}. What should happen to {n:it|them}?',
   'goal.keep': 'Keep them (the judge will call the goal unreachable and ask you again)',
   'goal.drop': 'Drop them from the checklist',
   'goal.accept': 'Accept them: I will check them myself after the run',
@@ -167,10 +167,10 @@ export const EN_CATALOG = {
   'verdict.aborted':
     'The judge found the goal unreachable ({reason}) and nobody decided what to do, so the remaining rounds were not spent. Check the goal in {goal} and the run in {manifest}, then run again.',
   close: 'Total cost ${c} · manifest {path}',
-  'close.incomplete': 'record incomplete: {n} failure(s) above',
+  'close.incomplete': 'record incomplete: {n} {n:failure|failures} above',
   'warn.recordFailed': '! Not recorded: {e}',
   'err.recordIncomplete':
-    "The run's record is incomplete ({n} failure(s) above), so {path} may be stale. Fix the cause (disk space, permissions, a file in the way) before relying on it.",
+    "The run's record is incomplete ({n} {n:failure|failures} above), so {path} may be stale. Fix the cause (disk space, permissions, a file in the way) before relying on it.",
   'fail.cred': '! Looks like a credential problem: {e}',
   'fail.reconfigured': 'Configured. Run the same command again — this directory continues where it left off.',
   'fail.credHint': 'Run `flower setup` to fix the credentials, then run the same command again.',
@@ -255,7 +255,7 @@ export const EN_CATALOG = {
   'cred.missing.3': 'Or create a .env in the current directory, or export the variable in your shell.',
   'cred.missing.4':
     "(Also tried borrowing Claude Code's token from the env block of ~/.claude/settings.json and settings.local.json — nothing usable.)",
-  mask: '*** ({n} chars)',
+  mask: '*** ({n} {n:char|chars})',
   'mask.default': '(default)',
   'probe.checking': 'Checking credentials…',
   'probe.ok': 'Credentials verified',
@@ -372,6 +372,8 @@ export type CatalogKey = keyof typeof EN_CATALOG;
 export const CATALOG_KEYS: readonly CatalogKey[] = Object.freeze(Object.keys(EN_CATALOG) as CatalogKey[]);
 
 const PLACEHOLDER = /\{([A-Za-z0-9_]+)\}/g;
+/** `{n:one|other}`: the English word for the count `n`, "one" for exactly 1 (Chinese needs none). */
+const PLURAL = /\{([A-Za-z0-9_]+):([^|{}]*)\|([^{}]*)\}/g;
 
 /** The UI language an environment asks for: `FLOWER_LANG` beginning with `zh` selects Chinese, else English. */
 export function languageOf(env: Env): Lang {
@@ -387,7 +389,12 @@ export function uiText(
   vars: Record<string, string | number> = {},
   lang: Lang = 'en',
 ): string {
-  const template: string = lang === 'zh' ? ZH_CATALOG[key] : EN_CATALOG[key];
+  const written: string = lang === 'zh' ? ZH_CATALOG[key] : EN_CATALOG[key];
+  // The word for a count first (`{n:question|questions}`), on the template only: a filled-in value is
+  // never read as markup.
+  const template = written.replace(PLURAL, (whole, name: string, one: string, other: string) =>
+    Object.hasOwn(vars, name) ? (Number(vars[name]) === 1 ? one : other) : whole,
+  );
   return template.replace(PLACEHOLDER, (whole, name: string) =>
     Object.hasOwn(vars, name) ? String(vars[name]) : whole,
   );

@@ -122,7 +122,7 @@ describe('formatEvent', () => {
       '  ? Which zone?',
       '     1) UTC',
       '     2) local',
-      '     (2 question(s) left)',
+      '     (2 questions left)',
     ]);
     expect(lines({ ...ask, text: 'Which zone?', options: [], remaining: -1 })).toEqual([
       '',

@@ -49,7 +49,7 @@ describe('flower go: the live input line', () => {
     await session.screen.waitFor('(asking…)');
     expect(session.screen.text).not.toContain('# Aside');
     work.open();
-    await session.screen.waitFor('waiting for 1 side question(s) to finish');
+    await session.screen.waitFor('waiting for 1 side question to finish');
     aside.open();
     const outcome = await session.done;
     expect(outcome.code, outcome.stderr).toBe(0);

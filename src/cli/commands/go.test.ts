@@ -364,7 +364,7 @@ describe('flower go', () => {
     ]);
     expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toContain('it does not tick yet');
     expect(outcome.stderr).toContain(
-      'The judge still says the goal is not achieved after 1 round(s): The clock does not tick.',
+      'The judge still says the goal is not achieved after 1 round: The clock does not tick.',
     );
     expect(outcome.stderr).toContain("Stopped: the 'work' step did not finish");
   });
