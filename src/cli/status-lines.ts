@@ -9,7 +9,7 @@
 import { displayPath } from '../config/config-dir.js';
 import type { Env } from '../config/process-environment.js';
 import { uiText, type Lang } from '../config/ui-text.js';
-import { formatContext } from '../render/format-numbers.js';
+import { formatContext, formatContextOf } from '../render/format-numbers.js';
 import type { RunStatus, StepStatus } from '../runtime/run-status.js';
 
 /** Options of {@link statusLines}. */
@@ -75,8 +75,7 @@ function stepLine(step: StepStatus, lang: Lang): string {
 }
 
 function contextText(context: NonNullable<RunStatus['context']>): string {
-  const used = formatContext(context.tokens);
-  return context.window === null || !(context.window > 0) ? used : `${used}/${formatContext(context.window)}`;
+  return formatContextOf(context.tokens, context.window ?? undefined);
 }
 
 /** Epoch seconds as local `YYYY-MM-DD HH:MM:SS`. */

@@ -96,7 +96,7 @@ describe('runStatus', () => {
     expect(lines).toContain('  clarify · ok · $0.0100 · 1 turn · context 36.8K');
     expect(lines).toContain('  work · failed · $0.2000 · 3 turns · context 36.8K · tests still fail');
     expect(lines).toContain('verdict round 1: NOT_YET · tests fail');
-    expect(lines.at(-1)).toBe('total $0.2100 · context 153.1K/200.0K');
+    expect(lines.at(-1)).toBe('total $0.2100 · context 153.1K/200K');
     expect(lines[1]).toMatch(/^not running · last activity /);
   });
 

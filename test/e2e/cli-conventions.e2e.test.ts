@@ -8,8 +8,9 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdtemp
 import { join, relative } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, test } from 'vitest';
-import { readManifest } from '../../src/runtime/manifest.js';
-import { readRecentEvents } from '../../src/runtime/event-log.js';
+import { readManifest, writeManifest } from '../../src/runtime/manifest.js';
+import { EventLog, readRecentEvents } from '../../src/runtime/event-log.js';
+import type { StepResult } from '../../src/runtime/step-result.js';
 import type { RunStatus } from '../../src/runtime/run-status.js';
 import {
   FakeAnthropicServer,
@@ -23,6 +24,7 @@ import {
 } from '../../src/testing/index.js';
 import { FLOWER_CLI, FlowerProcess, killStrayFlowers } from './support/flower-process.js';
 import { git, gitWorkspace } from './support/git-workspace.js';
+import { TmuxScreen } from './support/tmux-screen.js';
 
 let server: FakeAnthropicServer | null = null;
 let scratch: ScratchEnvironment | null = null;
@@ -190,6 +192,71 @@ describe('flower CLI conventions (e2e)', () => {
 
     const after = await flower(['status', scratch.workspace], scratch.env, scratch.dir);
     expect(after.stdout).toMatch(/^not running/m);
+  });
+
+  test('status on a terminal of 60 and 120 columns wraps at word boundaries; piped, lines stay whole', async () => {
+    scratch = await scratchEnvironment({ baseUrl: 'http://127.0.0.1:9' });
+    const runDir = join(scratch.workspace, 'runs');
+    const step = {
+      sessionId: 's-work',
+      numTurns: 3,
+      text: '',
+      startedAt: 1_754_380_800,
+      endedAt: 1_754_380_860,
+      attempts: 1,
+      errors: [],
+      resumed: false,
+      retired: [],
+      context: 36_849,
+    };
+    const failure = 'npm test still fails in test/parse.test.ts after three attempts';
+    writeManifest(runDir, 'run-1', [
+      { ...step, step: 'clarify', ok: true, costUsd: 0.0123, error: null, numTurns: 1 },
+      { ...step, step: 'work', ok: false, costUsd: 0.4567, error: failure },
+    ] as StepResult[]);
+    const log = new EventLog(runDir, { pid: 999_999_999 });
+    const reason = 'check 2 fails: clock --utc prints local time';
+    log.sink({
+      kind: 'verdict',
+      text: '',
+      at: 1_754_380_900,
+      step: 'judge',
+      round: 1,
+      state: 'NOT_YET',
+      reason,
+      failed: ['2'],
+    });
+    log.close();
+    const workLine = `  work · failed · $0.4567 · 3 turns · context 36.8K · ${failure}`;
+
+    const piped = await flower(['status'], scratch.env, scratch.workspace);
+    expect(piped.stdout.split('\n')).toContain(workLine);
+
+    for (const columns of [60, 120]) {
+      const screen = await TmuxScreen.start({
+        command: [process.execPath, FLOWER_CLI, 'status'],
+        env: scratch.env,
+        cwd: scratch.workspace,
+        columns,
+        scratch: scratch.dir,
+      });
+      try {
+        const rows = await screen.waitFor('[exit 0]', 30_000);
+        // flower's own line breaks only: no row is wider than the screen, so the terminal folded nothing.
+        expect(await screen.capture({ joined: true })).toEqual(rows);
+        for (const row of rows) expect(row.length).toBeLessThanOrEqual(columns);
+        const text = rows.join(' ').replace(/\s+/g, ' ');
+        // Every word arrives whole, in order.
+        expect(text).toContain(workLine.trim());
+        expect(text).toContain(`verdict round 1: NOT_YET · ${reason}`);
+        // Wider than 60 columns, narrower than the 110 flower's lines are held to on a wide terminal.
+        const verdictLine = `verdict round 1: NOT_YET · ${reason}`;
+        if (columns === 120) expect(rows).toContain(verdictLine);
+        else expect(rows).not.toContain(verdictLine);
+      } finally {
+        await screen.kill();
+      }
+    }
   });
 
   test('status in a folder without a run: one line on stderr, exit 1', async () => {

@@ -12,6 +12,9 @@ import { dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load-config.js';
 import { MANIFEST_FILE } from '../../runtime/manifest.js';
 import { runStatus } from '../../runtime/run-status.js';
+import { renderWidth } from '../../render/display-width.js';
+import { wrapText } from '../../render/wrap-text.js';
+import type { OutputStream } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
 import type { GlobalOptions } from '../program.js';
 import { statusLines } from '../status-lines.js';
@@ -38,8 +41,27 @@ export async function statusCommand(
   const config = loadConfig({ env: io.env, cwd: io.cwd });
   const lines = statusLines(status, { env: config.env, lang: config.lang });
   // The facts are the command's result (stdout); "no run here" is a deliberate stop (stderr).
-  (status.found ? io.stdout : io.stderr).write(`${lines.join('\n')}\n`);
+  const stream = status.found ? io.stdout : io.stderr;
+  stream.write(`${fitToTerminal(lines, stream).join('\n')}\n`);
   return status.found ? 0 : 1;
+}
+
+/**
+ * On a terminal, each line wrapped at word boundaries to its width (continuations indented two more
+ * columns), so the terminal never cuts a word; paths and long words are kept whole to stay copyable.
+ * Piped, lines are written as they are.
+ */
+function fitToTerminal(lines: readonly string[], stream: OutputStream): string[] {
+  if (stream.isTTY !== true) return [...lines];
+  const width = renderWidth(stream.columns);
+  return lines.flatMap((line) => {
+    const indent = /^ */.exec(line)?.[0] ?? '';
+    return wrapText(line.slice(indent.length), width, {
+      first: indent,
+      next: `${indent}  `,
+      splitLongWords: false,
+    });
+  });
 }
 
 /**
