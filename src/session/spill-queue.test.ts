@@ -73,6 +73,24 @@ describe('deferred spill files', () => {
     expect(await synchronous.load(main)).toEqual(loaded);
   });
 
+  test('a spill folder deleted between two loads is written again by the second', async () => {
+    const stored = session();
+    const store = new TrimmingSessionStore(join(directory, 'd.db'), join(directory, 'd'), {
+      trim: new TrimPolicy({ keepRecent: 2 }),
+      deferSpills: true,
+    });
+    stores.push(store);
+    await store.append(main, stored);
+    await store.load(main);
+    await store.spillsWritten();
+    rmSync(join(directory, 'd', '.flower'), { recursive: true, force: true });
+
+    const spilled = pointers(stored, (await store.load(main)) ?? []);
+    await store.spillsWritten();
+    expect(spilled).toHaveLength(38);
+    for (const { path, text } of spilled) expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
   test('without deferSpills every file is there when load() returns', async () => {
     const stored = session();
     const store = new TrimmingSessionStore(join(directory, 'c.db'), join(directory, 'c'), {

@@ -20,7 +20,10 @@ interface Pending {
 
 /** A queue of content-addressed spill files to write in the background. */
 export class SpillQueue {
-  /** Paths queued or written by this queue: a name pointed at twice is written once. */
+  /**
+   * Paths queued and not yet written: a name two loads point at before it is on disk is written once. A
+   * written path leaves the set, so a file deleted since is written again when a load points at it again.
+   */
   readonly #known = new Set<string>();
   #pending: Pending[] = [];
   #writing: Promise<void> = Promise.resolve();
@@ -40,7 +43,11 @@ export class SpillQueue {
     if (this.#pending.length === 0) return;
     const batch = this.#pending;
     this.#pending = [];
-    this.#writing = this.#writing.then(() => writeAll(batch));
+    this.#writing = this.#writing
+      .then(() => writeAll(batch))
+      .then(() => {
+        for (const file of batch) this.#known.delete(file.path);
+      });
   }
 
   /** Resolves once every file queued before the call is on disk or has reported its error; never rejects. */
