@@ -18,8 +18,11 @@ import {
   type Entry,
 } from './entry-content.js';
 
-/** Envelope fields a heal entry copies from the assistant entry it answers, so it reads like the harness's own. */
-const ENVELOPE_FIELDS = [
+/**
+ * Envelope fields an entry flower adds copies from a stored entry beside it, so it reads like the harness's own
+ * (a heal answer from the reply it answers, a recovered call from the entry it follows).
+ */
+export const ENVELOPE_FIELDS: readonly string[] = [
   'isSidechain',
   'agentId',
   'userType',

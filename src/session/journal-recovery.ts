@@ -16,21 +16,9 @@ import {
   type ContentBlock,
   type Entry,
 } from './entry-content.js';
-import { derivedUuid } from './heal-orphans.js';
+import { derivedUuid, ENVELOPE_FIELDS } from './heal-orphans.js';
 import type { JournalledCall } from './tool-journal.js';
 import type { Transform } from './transform.js';
-
-/** Envelope fields the injected entries copy from a stored conversation entry, so they read like its own. */
-const ENVELOPE_FIELDS = [
-  'isSidechain',
-  'agentId',
-  'userType',
-  'entrypoint',
-  'cwd',
-  'sessionId',
-  'version',
-  'gitBranch',
-];
 
 /** What the layer needs besides the entries. */
 export interface JournalRecoveryInput {
