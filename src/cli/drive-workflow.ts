@@ -116,7 +116,9 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   if (io.stdin !== undefined) {
     live = startLiveInput({
       input: io.stdin,
-      output: io.stderr,
+      // Through the footer: without a prompt on screen the footer still draws itself under each line.
+      output: startup.footer?.output ?? io.stderr,
+      ...(startup.footer === null ? {} : { status: startup.footer.line }),
       channel,
       interrupt: (message) => runtime.interrupt(message),
       onSide,
@@ -129,6 +131,9 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
       ...(context.now === undefined ? {} : { now: context.now }),
     });
     startup.output.redirect(live.output);
+    // In character mode the prompt is the bottom line: the line draws the footer above it from now on.
+    const drawing = live;
+    if (io.stdinIsTty) startup.footer?.attach(() => drawing.refresh());
   }
 
   let ctx: Ctx;
@@ -138,6 +143,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
     signals.dispose();
     live?.close();
     startup.output.redirect(null);
+    startup.footer?.attach(null);
     teed.close();
     runtime.close();
     failures.flush();

@@ -57,6 +57,8 @@ export interface LiveInputOptions {
   characterMode?: boolean;
   /** Milliseconds, for the double-press window; `Date.now` by default. */
   now?: () => number;
+  /** The status line drawn just above the prompt ('' for none); one row, never wider than the terminal. */
+  status?: () => string;
 }
 
 /** A running live input line. */
@@ -307,8 +309,10 @@ class LiveInputLine implements LiveInput {
       editor.afterCursor,
       this.#options.output.columns,
     );
-    this.#drawnRow = drawing.cursorRow;
-    return hint + drawing.text;
+    // The status line sits on the row above the prompt, so erasing starts one row higher.
+    const status = this.#options.status?.() ?? '';
+    this.#drawnRow = drawing.cursorRow + (status === '' ? 0 : 1);
+    return hint + (status === '' ? '' : `${status}\n`) + drawing.text;
   }
 
   #erase(): string {

@@ -17,6 +17,7 @@ import { useColor } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import { ensureCredentials } from './ensure-credentials.js';
 import { createOutputRelay, type OutputRelay } from './output-relay.js';
+import { createStatusFooter, type StatusFooter } from './status-footer.js';
 import { quietRetries } from './quiet-retries.js';
 import type { GlobalOptions } from './program.js';
 import { updateNotice } from './update-notice.js';
@@ -27,6 +28,8 @@ export interface StartedCommand {
   renderer: TerminalRenderer;
   /** The renderer's output: standard error until redirected (to the live input line). */
   output: OutputRelay;
+  /** The status footer under the output while a step runs; null when standard error is not a terminal. */
+  footer: StatusFooter | null;
   color: boolean;
 }
 
@@ -38,7 +41,16 @@ export async function startRunCommand(
 ): Promise<StartedCommand> {
   const { io } = context;
   const color = useColor(io.stderr, config.env);
-  const output = createOutputRelay(io.stderr);
+  const footer =
+    io.stderr.isTTY === true
+      ? createStatusFooter({
+          terminal: io.stderr,
+          color,
+          lang: config.lang,
+          ...(context.now ? { now: context.now } : {}),
+        })
+      : null;
+  const output = createOutputRelay(footer?.output ?? io.stderr);
   const renderer = quietRetries(
     createTerminalRenderer({
       verbose: globals.verbose === true,
@@ -47,6 +59,9 @@ export async function startRunCommand(
       lang: config.lang,
       home: homeDirectory(config.env),
       now: context.now ?? Date.now,
+      ...(footer === null
+        ? {}
+        : { observe: (event) => footer.observe(event), onClose: () => footer.close() }),
     }),
     output,
   );
@@ -62,7 +77,7 @@ export async function startRunCommand(
     color,
     ...(context.setup ? { setup: context.setup } : {}),
   });
-  return { config: ensured, renderer, output, color };
+  return { config: ensured, renderer, output, footer, color };
 }
 
 /** The Runtime a command drives: workspace and run directory from the global options, test overrides applied. */

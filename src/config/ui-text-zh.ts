@@ -68,6 +68,10 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
 
   'st.context': '上下文',
   'st.total': '合计',
+  'act.call': '模型调用 {t}',
+  'act.tokens': '{n} 词元',
+  'act.tool': '正在运行 {name} {t}',
+  'act.worker': '子代理 {name} {t}',
   'ev.dispatch': '派出',
   'who.judge': '评审',
   'who.coordinator': '协调者',

@@ -84,6 +84,11 @@ export const EN_CATALOG = {
   // Run output (§3.2–3.4).
   'st.context': 'context',
   'st.total': 'total',
+  // The live status line at the bottom of a terminal while a step runs.
+  'act.call': 'model call {t}',
+  'act.tokens': '{n} tokens',
+  'act.tool': 'running {name} {t}',
+  'act.worker': 'worker {name} {t}',
   'ev.dispatch': 'dispatch',
   // Who speaks: the speaker line above a role's output (the judge's round in its own words).
   'who.judge': 'judge',

@@ -24,10 +24,13 @@ describe('StreamMeter', () => {
       subagent: false,
     });
     clock += 10;
-    // Too soon after the start: counted, not sent.
-    expect(meter.feed(streamEvent(textDelta('x'.repeat(40))))).toBeNull();
+    // The first count goes out at once, so a reply that pauses after it does not read as zero.
+    expect(meter.feed(streamEvent(textDelta('x'.repeat(40))))).toMatchObject({ tokens: 10, done: false });
+    clock += 10;
+    // Too soon after that: counted, not sent.
+    expect(meter.feed(streamEvent(textDelta('y'.repeat(40))))).toBeNull();
     clock += STREAM_PROGRESS_INTERVAL_MS;
-    expect(meter.feed(streamEvent(textDelta('y'.repeat(40))))).toMatchObject({ tokens: 20, done: false });
+    expect(meter.feed(streamEvent(textDelta('z'.repeat(40))))).toMatchObject({ tokens: 30, done: false });
     expect(
       meter.feed(streamEvent({ type: 'message_delta', delta: {}, usage: { output_tokens: 17 } })),
     ).toMatchObject({ tokens: 17, done: true });

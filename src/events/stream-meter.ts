@@ -2,7 +2,8 @@
  * `StreamMeter`: turns the SDK's partial-message deltas (`stream_event`) into {@link StreamEvent}s, so a live
  * display can show that a reply is arriving and how long it is so far. The API reports a response's output
  * tokens only at its end (`message_delta`), so until then the count is estimated from the streamed
- * characters; deltas are many, so progress is sent at most once per {@link STREAM_PROGRESS_INTERVAL_MS}.
+ * characters; deltas are many, so progress is sent at most once per {@link STREAM_PROGRESS_INTERVAL_MS}
+ * (besides a response's start, its first count and its end).
  *
  * @module
  */
@@ -18,6 +19,8 @@ const CHARACTERS_PER_TOKEN = 4;
 export class StreamMeter {
   #characters = 0;
   #lastSent = Number.NEGATIVE_INFINITY;
+  /** The count last sent for the response in progress. */
+  #sentTokens = 0;
   readonly #now: () => number;
 
   /** @param now clock in milliseconds, for tests. */
@@ -39,6 +42,7 @@ export class StreamMeter {
     const now = this.#now();
     const progress = (tokens: number, done: boolean): StreamEvent => {
       this.#lastSent = now;
+      this.#sentTokens = tokens;
       return {
         kind: 'stream',
         text: '',
@@ -56,7 +60,9 @@ export class StreamMeter {
         return progress(0, false);
       case 'content_block_delta': {
         this.#characters += deltaCharacters(event.delta);
-        if (now - this.#lastSent < STREAM_PROGRESS_INTERVAL_MS) return null;
+        // The first count of a response always goes out: a reply that then pauses must not read as zero.
+        const first = this.#sentTokens === 0 && this.#characters > 0;
+        if (!first && now - this.#lastSent < STREAM_PROGRESS_INTERVAL_MS) return null;
         return progress(this.#estimate(), false);
       }
       case 'message_delta': {

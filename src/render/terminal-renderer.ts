@@ -1,9 +1,10 @@
 /**
  * The terminal renderer: flower events in, text out (cli-and-config.md §3). It is an append-only log — no
- * spinner, no cursor movement, no line is ever rewritten — so the same output is right in a terminal, in
- * tmux, under `nohup` and in a CI log. Colour only when asked for (the CLI asks when the stream is a
- * terminal and `NO_COLOR` is unset). There is no cross-terminal write lock (cli-and-config.md §3.1) yet:
- * each batch is one `write()` call, which keeps lines whole within this process.
+ * line it writes is ever rewritten — so the same output is right in a terminal, in tmux, under `nohup` and
+ * in a CI log (the CLI's status footer below the log, on a terminal only, is drawn by the footer). Colour
+ * only when asked for (the CLI asks when the stream is a terminal and `NO_COLOR` is unset). There is no
+ * cross-terminal write lock (cli-and-config.md §3.1) yet: each batch is one `write()` call, which keeps
+ * lines whole within this process.
  *
  * @module
  */
@@ -40,6 +41,10 @@ export interface TerminalRendererOptions {
   home?: string;
   /** Clock in milliseconds, for tests; `Date.now` by default. */
   now?: () => number;
+  /** Sees every event before it is rendered (the CLI's status footer); its errors are the caller's. */
+  observe?: (event: FlowerEvent) => void;
+  /** Called once by {@link TerminalRenderer.close}. */
+  onClose?: () => void;
 }
 
 /** An event sink that writes to a terminal, plus plain lines for the CLI's own messages. */
@@ -114,6 +119,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
 
   const sink = (event: FlowerEvent): void => {
     if (closed) return;
+    options.observe?.(event);
     current = event;
     state.elapsedS = (now() - started) / 1000;
     if (event.kind === 'context') {
@@ -163,6 +169,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
   };
   Object.defineProperty(renderer, 'state', { get: () => ({ ...state, elapsedS: (now() - started) / 1000 }) });
   renderer.close = (): void => {
+    if (!closed) options.onClose?.();
     closed = true;
   };
   return renderer;

@@ -19,7 +19,7 @@ export interface Usage {
  *
  * - `message`: an assistant message, streamed as SSE (or one JSON `Message` when the request is not
  *   streaming). `usage` overrides the defaults field by field; `stopReason` defaults to `tool_use` when a
- *   block is a tool call, else `end_turn`.
+ *   block is a tool call, else `end_turn`; `pauseMs` makes it a slow reply that pauses mid-stream.
  * - `json`: any JSON body with any status (200 by default).
  * - `status`: an HTTP error with an Anthropic error body; `errorType` and `message` default by status; a
  *   429 carries `retry-after` (`retryAfterS`, default 1 s).
@@ -31,7 +31,14 @@ export interface Usage {
  *   gets the HTTP status that matches `errorType` (default `overloaded_error` → 529).
  */
 export type FakeResponse =
-  | { kind: 'message'; content: ContentBlock[]; usage?: Partial<Usage>; stopReason?: string }
+  | {
+      kind: 'message';
+      content: ContentBlock[];
+      usage?: Partial<Usage>;
+      stopReason?: string;
+      /** A slow reply: the stream stops this long after its third event (the first delta), then ends. */
+      pauseMs?: number;
+    }
   | { kind: 'json'; status?: number; body: unknown }
   | { kind: 'status'; status: number; errorType?: string; message?: string; retryAfterS?: number }
   | { kind: 'destroy' | 'hang' }
@@ -44,7 +51,7 @@ export type FakeResponseKind = FakeResponse['kind'];
 /** An assistant message answer: shorthand for `{ kind: 'message', content, ...options }`. */
 export function message(
   content: ContentBlock[],
-  options: { usage?: Partial<Usage>; stopReason?: string } = {},
+  options: { usage?: Partial<Usage>; stopReason?: string; pauseMs?: number } = {},
 ): FakeResponse {
   return { kind: 'message', content, ...options };
 }

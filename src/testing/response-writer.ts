@@ -108,7 +108,19 @@ export function writeFakeResponse(response: FakeResponse, context: ResponseConte
         return;
       }
       startEventStream(context);
-      context.response.end(encodeServerSentEvents(messageEvents(message)));
+      const events = messageEvents(message);
+      if (response.pauseMs === undefined || response.pauseMs <= 0) {
+        context.response.end(encodeServerSentEvents(events));
+        return;
+      }
+      // A slow reply: the start and the first delta, then nothing for a while (a client closing early
+      // cancels the rest).
+      context.response.write(encodeServerSentEvents(events.slice(0, 3)));
+      const rest = setTimeout(
+        () => context.response.end(encodeServerSentEvents(events.slice(3))),
+        response.pauseMs,
+      );
+      context.response.on('close', () => clearTimeout(rest));
       return;
     }
     case 'json':

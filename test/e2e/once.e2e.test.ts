@@ -74,7 +74,7 @@ describe('flower once (e2e)', () => {
     expect(row).toMatchObject({ step: 'ad-hoc', ok: true, num_turns: 2, error: null, context: 36_849 });
     expect(row?.cost_usd).toBeGreaterThan(0.1);
     // The status line after the result carries the fake's usage: context 36.8K and the cost the CLI computed.
-    expect(run.stderr).toContain(`  - context 36.8K · total $${row?.cost_usd.toFixed(2)} · `);
+    expect(run.stderr).toContain(`  - context 36.8K/1M · total $${row?.cost_usd.toFixed(2)} · `);
     expect(run.stderr).toContain(
       `Total cost $${row?.cost_usd.toFixed(4)} · manifest ${join(workspace, 'runs', 'manifest.json')}`,
     );

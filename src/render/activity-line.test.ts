@@ -1,0 +1,90 @@
+import { describe, expect, test } from 'vitest';
+import type { FlowerEvent } from '../events/flower-event.js';
+import { ActivityLine } from './activity-line.js';
+
+const main = { at: 0, step: 'work', subagent: false, parentToolUseId: null };
+const SECOND = 1000;
+
+describe('ActivityLine', () => {
+  test('says nothing until a step runs and again after its result', () => {
+    const line = new ActivityLine();
+    expect(line.text(0, 80)).toBe('');
+    line.observe(
+      { ...main, kind: 'step', text: '', name: 'work', index: 1, total: 1, resumed: false, woke: 0 },
+      0,
+    );
+    expect(line.text(5 * SECOND, 80)).toBe('  ~ model call 0:05 · $0.00');
+    line.observe(
+      {
+        at: 0,
+        step: 'work',
+        kind: 'result',
+        text: '',
+        sessionId: 's',
+        costUsd: 1,
+        numTurns: 1,
+        isError: false,
+        subtype: 'success',
+        errors: [],
+      },
+      6 * SECOND,
+    );
+    expect(line.text(7 * SECOND, 80)).toBe('');
+  });
+
+  test('shows the tokens streamed, the running tool and worker with their clocks, and the run cost', () => {
+    const line = new ActivityLine();
+    const events: Array<[FlowerEvent, number]> = [
+      [{ ...main, kind: 'stream', text: '', tokens: 1234, done: false }, 1 * SECOND],
+      [{ at: 0, step: 'work', kind: 'cost', text: '', usd: 0.01, stepUsd: 0.12, runUsd: 0.12 }, 1 * SECOND],
+      [{ ...main, kind: 'tool_call', text: 'npm test', tool: 'Bash', id: 't1', input: {} }, 2 * SECOND],
+      [
+        {
+          ...main,
+          kind: 'tool_call',
+          text: '',
+          tool: 'Agent',
+          id: 't2',
+          input: { subagent_type: 'explore', description: 'look around' },
+        },
+        3 * SECOND,
+      ],
+    ];
+    for (const [event, at] of events) line.observe(event, at);
+    expect(line.text(65 * SECOND, 200)).toBe(
+      '  ~ model call 1:04 · 1.2K tokens · running Bash 1:03 · worker explore 1:02 · $0.12',
+    );
+    // A subagent's stream does not count as the main call's reply; its tool result ends only its tool.
+    line.observe({ ...main, kind: 'stream', text: '', tokens: 9, done: false, subagent: true }, 66 * SECOND);
+    line.observe(
+      { ...main, kind: 'tool_result', text: '', toolUseId: 't1', tool: 'Bash', isError: false },
+      70 * SECOND,
+    );
+    // The main thread's next model call starts with the tool result.
+    expect(line.text(72 * SECOND, 200)).toBe('  ~ model call 0:02 · worker explore 1:09 · $0.12');
+    line.observe(
+      {
+        at: 0,
+        step: 'work',
+        kind: 'subagent_stop',
+        text: '',
+        taskId: 'task-1',
+        toolUseId: 't2',
+        agentType: 'explore',
+        status: 'completed',
+        tokens: null,
+        durationMs: null,
+      },
+      73 * SECOND,
+    );
+    expect(line.text(74 * SECOND, 200)).toBe('  ~ model call 0:04 · $0.12');
+  });
+
+  test('never fills the last column of the terminal, so it never wraps', () => {
+    const line = new ActivityLine();
+    line.observe({ ...main, kind: 'tool_call', text: '', tool: 'Bash'.repeat(30), id: 't', input: {} }, 0);
+    const shown = line.text(SECOND, 60);
+    expect(shown.length).toBeLessThanOrEqual(59);
+    expect(shown.startsWith('  ~ model call 0:01')).toBe(true);
+  });
+});
