@@ -215,9 +215,9 @@ export const EN_CATALOG = {
   // The load report after a resume (session trimming; `trimReport` joins the non-zero parts).
   'trim.report.nothing': 'Nothing trimmed',
   'trim.report.cleared':
-    'archived {cleared} old tool results (kept the {kept} most recent large ones), saving ~{tokens} tokens',
+    'archived {cleared} old tool results (kept the {kept} most recent large {kept:one|ones}), saving ~{tokens} tokens',
   'trim.report.clearedOne':
-    'archived 1 old tool result (kept the {kept} most recent large ones), saving ~{tokens} tokens',
+    'archived 1 old tool result (kept the {kept} most recent large {kept:one|ones}), saving ~{tokens} tokens',
   'trim.report.expired': 'marked {expired} stale command results as expired',
   'trim.report.expiredOne': 'marked 1 stale command result as expired',
   'trim.report.pruned': 'removed {pruned} API-error entries',

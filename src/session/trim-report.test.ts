@@ -50,6 +50,9 @@ describe('trimReport', () => {
     expect(trimReport({ ...report, expired: 2, errors: ['x', 'y'] })).toContain(
       'marked 2 stale command results as expired',
     );
+    expect(trimReport({ ...emptyLoadReport(), cleared: 2, kept: 1, charsSaved: 400 })).toBe(
+      'Archived 2 old tool results (kept the 1 most recent large one), saving ~100 tokens',
+    );
   });
 
   test('speaks Chinese when asked', () => {
