@@ -22,4 +22,6 @@ export interface CommandContext {
   setup?: SetupRunner;
   /** Clock in milliseconds; `Date.now` when absent. */
   now?: () => number;
+  /** The words after `flower` as typed, for the command that continues a stopped run; unknown when absent. */
+  argv?: readonly string[];
 }

@@ -26,6 +26,8 @@ import { guardRunSignals, type RunSignals } from './interrupt-keys.js';
 import { startLiveInput, type LiveInput } from './live-input.js';
 import { answerSideQuestion } from './side-question.js';
 import type { StartedCommand } from './start-run-command.js';
+import { closingLine, continueLine } from './stop-lines.js';
+import { watchInterruptKey, type KeyInput } from './interrupt-key-watch.js';
 import { teeEvents } from './tee-events.js';
 import { jsonEventSink } from './json-events.js';
 
@@ -54,6 +56,13 @@ export interface DriveWorkflowOptions {
   context: CommandContext;
   /** When the command started (milliseconds, the context's clock), for the elapsed time. */
   started: number;
+  /** The lines after the closing line when a signal stops the run; default: the command that continues. */
+  stopLines?: (signal: NodeJS.Signals) => string[];
+  /**
+   * A terminal's input with no live input line on it (the demo): Ctrl-C is read from it as a key, the first
+   * press only warns and a second one stops the run.
+   */
+  quitKeys?: KeyInput;
   /** `--json`: every event also goes to stdout as one JSON line. */
   json?: boolean;
 }
@@ -106,13 +115,39 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
 
   let live: LiveInput | null = null;
   const interactive = io.stdin !== undefined && io.stdinIsTty;
+  // Stopped by Ctrl-C or a signal: the closing line and the command that continues, then the process ends.
+  const farewell = (signal: NodeJS.Signals): void => {
+    live?.close();
+    startup.output.redirect(null);
+    startup.footer?.attach(null);
+    const elapsedS = ((context.now ?? Date.now)() - options.started) / 1000;
+    renderer.print('');
+    renderer.print(closingLine(runtime.totalCost(), runtime.manifestPath, elapsedS, lang), 'dim');
+    const lines = options.stopLines?.(signal) ?? [continueLine(signal, context.argv, lang)];
+    for (const line of lines) renderer.print(line, 'yellow');
+    renderer.close();
+    keys?.close();
+  };
+  // Without a line to type into, a first Ctrl-C on a terminal only warns: one stray key must not end a run.
+  let warned = false;
+  const pressAgain = (): void => {
+    if (warned) signals.quit();
+    else renderer.print(uiText('quit.confirm', {}, lang), 'yellow');
+    warned = true;
+  };
   const signals: RunSignals = guardRunSignals({
     rescue: () => runtime.rescue(),
     ...(context.signals === undefined ? {} : { target: context.signals }),
     // SIGINT on a terminal is the first stage of Ctrl-C (cooked mode, or `kill -INT`); in character mode
     // the key arrives as a byte and the line handles it itself.
-    onInterrupt: interactive ? () => live?.requestInterrupt() : null,
+    onInterrupt: interactive
+      ? () => live?.requestInterrupt()
+      : options.quitKeys?.isTTY === true
+        ? pressAgain
+        : null,
+    farewell,
   });
+  const keys = interactive ? null : watchInterruptKey(options.quitKeys, pressAgain);
   if (io.stdin !== undefined) {
     live = startLiveInput({
       input: io.stdin,
@@ -120,7 +155,11 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
       output: startup.footer?.output ?? io.stderr,
       ...(startup.footer === null ? {} : { status: startup.footer.line }),
       channel,
-      interrupt: (message) => runtime.interrupt(message),
+      interrupt: (message) => {
+        const accepted = runtime.interrupt(message);
+        if (accepted) renderer.print(uiText('quit.interrupting', {}, lang), 'yellow');
+        return accepted;
+      },
       onSide,
       lang,
       onQuit: () => {
@@ -141,6 +180,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
     ctx = await workflow.run(runtime, { onEvent: sink });
   } finally {
     signals.dispose();
+    keys?.close();
     live?.close();
     startup.output.redirect(null);
     startup.footer?.attach(null);

@@ -9,14 +9,16 @@
  *   the key arrives as the byte 0x03 rather than a signal, and the line routes it the same way;
  * - without one, the first Ctrl-C quits at once, as Node's default would, but after the rescue.
  *
- * Quitting writes the in-flight step as `killed-by-signal`, removes the handlers and exits 130 without a
- * word: the session stays resumable. The handler itself does no I/O beyond that synchronous rescue (doing
- * more froze the reference's event loop, issue #8).
+ * Quitting writes the in-flight step as `killed-by-signal`, removes the handlers, says the `farewell` (the
+ * closing line and the command that continues) and exits 130: the session stays resumable. Beyond that
+ * synchronous rescue and those few synchronous lines the handler does no I/O (waiting on anything there
+ * froze the reference's event loop, issue #8). SIGHUP and SIGTERM say the same farewell before the signal
+ * is raised again.
  *
  * @module
  */
 import { constants } from 'node:os';
-import { guardSignals, SIGINT_EXIT_CODE, type SignalTarget } from './signals.js';
+import { guardSignals, sayFarewell, SIGINT_EXIT_CODE, type Farewell, type SignalTarget } from './signals.js';
 
 /** Options of {@link guardRunSignals}. */
 export interface RunSignalsOptions {
@@ -26,6 +28,8 @@ export interface RunSignalsOptions {
   target?: SignalTarget;
   /** A SIGINT's first stage (the live line's `requestInterrupt`); null: Ctrl-C quits at once. */
   onInterrupt: (() => void) | null;
+  /** Said after the rescue, before the process ends: the closing line and how to continue. */
+  farewell?: Farewell;
 }
 
 /** The installed handlers. */
@@ -67,7 +71,7 @@ export function guardRunSignals(options: RunSignalsOptions): RunSignals {
       return target.exit(code);
     },
   };
-  const guard = guardSignals(options.rescue, relayed);
+  const guard = guardSignals(options.rescue, relayed, options.farewell);
   const interrupt = (): void => onInterrupt?.();
   if (onInterrupt !== null) target.on('SIGINT', interrupt);
   const dispose = (): void => {
@@ -80,6 +84,7 @@ export function guardRunSignals(options: RunSignalsOptions): RunSignals {
       ended = true;
       options.rescue();
       dispose();
+      sayFarewell(options.farewell, 'SIGINT');
       exitCode = SIGINT_EXIT_CODE;
       target.exit(SIGINT_EXIT_CODE);
     },

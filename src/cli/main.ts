@@ -11,7 +11,9 @@ import { runCli } from './run-cli.js';
 // Before anything is written: `flower --help | head -1` must not end in an EPIPE stack trace.
 exitQuietlyOnClosedPipe([process.stdout, process.stderr]);
 
-const exitCode = await runCli(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+const exitCode = await runCli(argv, {
+  argv,
   io: {
     stdout: process.stdout,
     stderr: process.stderr,

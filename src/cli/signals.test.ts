@@ -27,6 +27,34 @@ describe('guardSignals', () => {
     }
   });
 
+  test('says the farewell after the rescue and before the process ends', () => {
+    for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+      const target = fakeProcess();
+      const order: string[] = [];
+      guardSignals(
+        () => order.push('rescue'),
+        target,
+        (said) => order.push(`farewell ${said}`),
+      );
+      target.emit(signal);
+      const end = signal === 'SIGINT' ? 'exit 130' : `kill 42 ${signal}`;
+      expect([...order, ...target.calls]).toEqual(['rescue', `farewell ${signal}`, end]);
+    }
+  });
+
+  test('a farewell that throws does not keep the process alive', () => {
+    const target = fakeProcess();
+    guardSignals(
+      () => undefined,
+      target,
+      () => {
+        throw new Error('terminal gone');
+      },
+    );
+    target.emit('SIGHUP');
+    expect(target.calls).toEqual(['kill 42 SIGHUP']);
+  });
+
   test('rescues and exits 130 on SIGINT', () => {
     const target = fakeProcess();
     let rescued = 0;

@@ -159,6 +159,11 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'fail.spawn':
     '! Claude Code 启动不了({e}),重试也没用。检查它继承的环境变量(.env 里过长或含 NUL 字节的值)后再运行。',
   'once.resume': '会话 {id};接着做可以运行:flower once --resume {id} "..."',
+  'quit.continue': '已被 {signal} 停止;接着做可以运行:{command}',
+  'quit.rerun': '已被 {signal} 停止;再运行同一条命令即可接着做',
+  'quit.demo': '已被 {signal} 停止',
+  'quit.interrupting': '智能体会在下一条消息处停下;再按一次 Ctrl-C 结束这次运行',
+  'quit.confirm': '再按一次 Ctrl-C 结束这次运行(之后可以接着做)',
   'err.sessionInUse':
     '会话 {id} 正由另一个 flower 接着做(pid {pid},自 {since} 起);等它结束或先停掉它,再运行。',
   'attach.live':

@@ -186,6 +186,11 @@ export const EN_CATALOG = {
   'fail.spawn':
     '! Claude Code could not be started ({e}); retrying would not help. Check the environment it inherits (a .env value that is very long or holds a NUL byte) and run again.',
   'once.resume': 'Session {id}; continue it with: flower once --resume {id} "..."',
+  'quit.continue': 'Stopped by {signal}; continue with: {command}',
+  'quit.rerun': 'Stopped by {signal}; run the same command again to continue',
+  'quit.demo': 'Stopped by {signal}',
+  'quit.interrupting': 'Stopping the agent at its next message; press Ctrl-C again to stop the run',
+  'quit.confirm': 'Press Ctrl-C again to stop the run (it can be continued later)',
   'err.sessionInUse':
     'Session {id} is being continued by another flower (pid {pid}, since {since}); wait for it to end or stop it, then run again.',
   'attach.live':

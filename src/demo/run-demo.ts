@@ -19,6 +19,7 @@ import type { CommandContext } from '../cli/command-context.js';
 import type { GlobalOptions } from '../cli/program.js';
 import { driveWorkflow } from '../cli/drive-workflow.js';
 import { commandRuntime, startRunCommand } from '../cli/start-run-command.js';
+import { signalName } from '../cli/stop-lines.js';
 import { deriveConfig } from '../config/load-config.js';
 import type { Env } from '../config/process-environment.js';
 import { uiText, type Lang } from '../config/ui-text.js';
@@ -139,6 +140,13 @@ async function runDemoIn(
       startup,
       context: demoContext,
       started: (context.now ?? Date.now)(),
+      // Stopped: there is nothing to continue (the scripted model is gone with this process), but the folder
+      // with what the run left behind is kept, so say where.
+      stopLines: (signal) => [
+        uiText('quit.demo', { signal: signalName(signal) }, lang),
+        uiText('demo.kept', { path: folder.root }, lang),
+      ],
+      ...(context.io.stdin === undefined ? {} : { quitKeys: context.io.stdin }),
     });
   } finally {
     human.stop();

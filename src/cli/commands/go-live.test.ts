@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startCli, type StartOptions } from '../../../test/support/cli-session.js';
 import { gate, GatedBackend, type GatedStep } from '../../../test/support/gated-backend.js';
 import { sdk } from '../../../test/support/sdk-like-backend.js';
+import { uiText } from '../../config/ui-text.js';
 import { readManifest } from '../../runtime/manifest.js';
 
 let dir: string;
@@ -111,8 +112,10 @@ describe('flower go: Ctrl-C', () => {
     expect(readManifest(join(dir, 'runs'))).toEqual([
       expect.objectContaining({ step: 'clarify', ok: false, error: 'killed-by-signal' }),
     ]);
-    // Nothing more is said after the quit: no closing line.
-    expect(outcome.stderr).not.toContain('Total cost');
+    // After the quit: the closing line once, and how to continue (flower called as a function: in words).
+    expect(outcome.stderr.match(/Total cost \$\d+\.\d{4} · manifest /g)).toHaveLength(1);
+    expect(outcome.stderr).toContain(uiText('quit.interrupting'));
+    expect(outcome.stderr).toContain('Stopped by Ctrl-C; run the same command again to continue');
   });
 
   test('on a terminal: the message typed after a first Ctrl-C resumes the same session with it', async () => {

@@ -18,7 +18,9 @@ import { explainFailure } from '../explain-failure.js';
 import { classifyFailure, failureText } from '../failure-reason.js';
 import { incompleteNote, RecordedFailures } from '../recorded-failures.js';
 import type { GlobalOptions, OnceOptions } from '../program.js';
-import { guardSignals } from '../signals.js';
+import { watchInterruptKey } from '../interrupt-key-watch.js';
+import { guardRunSignals } from '../interrupt-keys.js';
+import { closingLine, continueLine, resumeOnceWords } from '../stop-lines.js';
 import { jsonEventSink } from '../json-events.js';
 
 /** The step name of every `once` run (api.md §5). */
@@ -70,7 +72,32 @@ export async function onceCommand(
   const failures = new RecordedFailures([runtime.uiErrors], (failure) =>
     renderer.print(uiText('warn.recordFailed', { e: failure }, config.lang), 'yellow'),
   );
-  const signals = guardSignals(() => runtime.rescue(), context.signals);
+  // Stopped by Ctrl-C or a signal: the closing line, then the command that continues in the same session.
+  const farewell = (signal: NodeJS.Signals): void => {
+    renderer.print('');
+    const elapsedS = (now() - started) / 1000;
+    renderer.print(closingLine(runtime.totalCost(), runtime.manifestPath, elapsedS, config.lang), 'dim');
+    const sessionId = runtime.results.at(-1)?.sessionId ?? null;
+    const words = context.argv === undefined ? undefined : resumeOnceWords(context.argv, sessionId);
+    renderer.print(continueLine(signal, words, config.lang), 'yellow');
+    renderer.close();
+    keys?.close();
+  };
+  // On a terminal a first Ctrl-C only warns (one stray key must not end a paid run); a second one stops.
+  let warned = false;
+  const pressAgain = (): void => {
+    if (warned) signals.quit();
+    else renderer.print(uiText('quit.confirm', {}, config.lang), 'yellow');
+    warned = true;
+  };
+  const signals = guardRunSignals({
+    rescue: () => runtime.rescue(),
+    ...(context.signals === undefined ? {} : { target: context.signals }),
+    onInterrupt: io.stdinIsTty ? pressAgain : null,
+    farewell,
+  });
+  // The key itself, so that the agent's turn is not broken off by a SIGINT to the whole process group.
+  const keys = io.stdinIsTty ? watchInterruptKey(io.stdin, pressAgain) : null;
   const json = options.json === true ? jsonEventSink(io.stdout) : null;
   let result: StepResult;
   try {
@@ -86,6 +113,7 @@ export async function onceCommand(
     });
   } finally {
     signals.dispose();
+    keys?.close();
     runtime.close();
     failures.flush();
   }
