@@ -7,12 +7,16 @@ import { afterEach, expect, test } from 'vitest';
 import { readManifest } from '../../src/runtime/manifest.js';
 import { closedPortUrl, scratchEnvironment, type ScratchEnvironment } from '../../src/testing/index.js';
 import { FLOWER_CLI } from './support/flower-process.js';
+import { TmuxScreen } from './support/tmux-screen.js';
 import { join } from 'node:path';
 
 let scratch: ScratchEnvironment | null = null;
+let screen: TmuxScreen | null = null;
 
 afterEach(async () => {
+  await screen?.kill();
   await scratch?.cleanup();
+  screen = null;
   scratch = null;
 });
 
@@ -55,3 +59,33 @@ test('flower once against a closed port says it was never reached and stops afte
   expect(row).toMatchObject({ step: 'ad-hoc', ok: false, attempts: 1 });
   expect(row?.error).toContain('the API endpoint was never reachable; stopped after 2 s');
 }, 90_000);
+
+test('on a terminal at 60 columns the countdown is one line, replaced after each check', async () => {
+  const url = await closedPortUrl();
+  const { port } = new URL(url);
+  scratch = await scratchEnvironment({ baseUrl: url });
+  screen = await TmuxScreen.start({
+    command: ['node', FLOWER_CLI, 'once', 'say hello'],
+    env: {
+      ...scratch.env,
+      FLOWER_UNREACHABLE_WAIT: '20',
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      NO_COLOR: '1',
+    },
+    cwd: scratch.workspace,
+    columns: 60,
+    rows: 30,
+    scratch: scratch.dir,
+  });
+  // The second check (15 s after the first) has replaced the first countdown line.
+  await screen.waitFor('0:15 so far', 60_000);
+  const screenText = (await screen.capture()).join('\n').replace(/\s+/g, ' ');
+  expect(screenText).toContain(
+    `waiting for 127.0.0.1:${port} · 0:15 so far · next check in 5 s · Ctrl-C to stop`,
+  );
+  expect(screenText).not.toContain('0:00 so far');
+  expect(screenText.split('waiting for').length - 1).toBe(1);
+  expect(screenText).toContain(`127.0.0.1:${port} was never reached from this process`);
+  await screen.waitFor('[exit 1]', 60_000);
+}, 120_000);
