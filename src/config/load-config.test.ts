@@ -73,6 +73,19 @@ describe('loadConfig', () => {
     expect(config.warnings).toEqual([`FLOWER_WINDOW=${value} is not a positive whole number; ignored`]);
   });
 
+  test('reads FLOWER_UNREACHABLE_WAIT in seconds, 0 included, and ignores anything else with a warning', () => {
+    const read = (value: string) =>
+      loadConfig({ env: { HOME: home, FLOWER_UNREACHABLE_WAIT: value }, cwd: work, packageRoot: null });
+    expect(read('0').unreachableWaitS).toBe(0);
+    expect(read('2.5').unreachableWaitS).toBe(2.5);
+    expect(read('').unreachableWaitS).toBeNull();
+    const bad = read('a minute');
+    expect(bad.unreachableWaitS).toBeNull();
+    expect(bad.warnings).toEqual([
+      'FLOWER_UNREACHABLE_WAIT=a minute is not a number of seconds (0 or more); ignored',
+    ]);
+  });
+
   test('ignores an invalid FLOWER_STALL_TIMEOUT with a warning', () => {
     const config = loadConfig({
       env: { HOME: home, FLOWER_STALL_TIMEOUT: 'soon' },
