@@ -95,6 +95,23 @@ describe('the status footer (e2e)', () => {
     });
   }
 
+  test('flower demo at 60 columns: the footer follows every step and none of it stays in the scrollback', async () => {
+    scratch = await scratchEnvironment({ baseUrl: 'http://127.0.0.1:9' });
+    screen = await TmuxScreen.start({
+      command: ['node', cli, 'demo'],
+      env: scratch.env,
+      cwd: scratch.dir,
+      columns: 60,
+      scratch: scratch.dir,
+    });
+    // The work step dispatches a worker: the footer names it while it runs.
+    const shown = await screen.waitFor(/~ model call \d+:\d\d .*worker /, 90_000);
+    expect(shown.filter((row) => row.includes('~ model call'))).toHaveLength(1);
+    const done = await screen.waitFor('[exit 0]', 90_000);
+    expect(done.join('\n')).toContain('== bequest');
+    expect(done.join('\n')).not.toContain('model call');
+  }, 200_000);
+
   test('a piped run gets no footer and no cursor movement', async () => {
     const { env, workspace, dir } = await slowReplySetUp();
     const run = await execa('node', [cli, '-w', workspace, 'once', 'answer slowly'], {
