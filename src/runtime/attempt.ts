@@ -102,7 +102,9 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       if (added) reportCost();
     },
     onLoad(key, entries) {
-      if (key.subpath !== undefined || key.sessionId !== plan.resume) return;
+      if (key.sessionId !== plan.resume) return;
+      ledger.noteLoaded(entries);
+      if (key.subpath !== undefined) return;
       // The child restarts its running total from this transcript's last saved total.
       ledger.setBaseline(savedCost(entries));
       emitTrim(run, deps, key.sessionId, key);

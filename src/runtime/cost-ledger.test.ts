@@ -57,6 +57,17 @@ describe('CostLedger', () => {
   });
 });
 
+describe('CostLedger and a loaded transcript', () => {
+  test('does not price copies of responses the resumed transcript already held (a fork stores them again)', () => {
+    const ledger = new CostLedger();
+    ledger.beginQuery();
+    ledger.noteLoaded([stored('old', 100_000), { type: 'user', uuid: 'u' }]);
+    expect(ledger.noteStored(stored('old', 100_000))).toBe(false);
+    expect(ledger.noteStored(stored('new', 1000))).toBe(true);
+    expect(ledger.usd).toBeCloseTo(price(1000), 12);
+  });
+});
+
 describe('savedCost and estimateEntries', () => {
   test('reads the last saved total and prices distinct responses', () => {
     const entries = [

@@ -106,6 +106,17 @@ export class CostLedger {
     if (messageId !== '') this.#streamed.add(messageId);
   }
 
+  /**
+   * Entries of a transcript loaded to resume it: their responses were paid for before, so copies of them
+   * stored again (a fork writes the parent's messages into the new session) are not new spend.
+   */
+  noteLoaded(entries: readonly SessionStoreEntry[] | null): void {
+    for (const entry of entries ?? []) {
+      const priced = pricedMessage(entry);
+      if (priced !== null) this.#counted.add(priced.id);
+    }
+  }
+
   /** A stored entry; true when it added an estimate (a response not priced before). */
   noteStored(entry: SessionStoreEntry): boolean {
     const priced = pricedMessage(entry);
