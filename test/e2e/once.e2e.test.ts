@@ -186,7 +186,10 @@ describe('flower once (e2e)', () => {
     // CLAUDE_CODE_MAX_RETRIES=2 from flower (the scratch shell's own value is ignored): three calls, then
     // flower's own retry resumes the session.
     expect(server.calls.filter((call) => call.path === '/v1/messages')).toHaveLength(4);
-    expect(run.stderr).toContain('Attempt 1 failed (transient); resuming the same session in');
+    // One line per retry: what failed, then which attempt comes next and that it keeps the session.
+    expect(run.stderr).toMatch(
+      /Attempt 1 failed \(transient\): .* · attempt 2 of \d+ in \d+ s, same session/,
+    );
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(readManifest(join(scratch.workspace, 'runs'))[0]).toMatchObject({
       ok: true,

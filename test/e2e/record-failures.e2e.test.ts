@@ -35,10 +35,10 @@ function expectSurfaced(outcome: { exitCode: number | undefined; stderr: string 
   // At once: the warning comes while the run goes on, before its result line and the closing line.
   expect(warning).toBeGreaterThanOrEqual(0);
   expect(warning).toBeLessThan(lines.findIndex((line) => line.startsWith('  + done')));
-  expect(lines[closing]).toMatch(/ · record incomplete: \d+ failure\(s\) above$/);
+  expect(lines[closing]).toMatch(/ · record incomplete: (?:1 failure|(?!1 )\d+ failures) above$/);
   expect(lines.at(-1)).toMatch(
     new RegExp(
-      `^The run's record is incomplete \\(\\d+ failure\\(s\\) above\\), so ${manifest} may be stale\\.`,
+      `^The run's record is incomplete \\((?:1 failure|(?!1 )\\d+ failures) above\\), so ${manifest} may be stale\\.`,
     ),
   );
 }
