@@ -88,3 +88,22 @@ describe('ActivityLine', () => {
     expect(shown.startsWith('  ~ model call 0:01')).toBe(true);
   });
 });
+
+describe('ActivityLine during a network wait', () => {
+  const wait = { at: 0, step: 'work', text: '', host: '127.0.0.1', port: 59999 };
+
+  test('counts the wait and the next check down every second, and ends with the wait', () => {
+    const line = new ActivityLine();
+    line.observe({ ...wait, kind: 'wait', maxWaitS: 3600 }, 0);
+    expect(line.text(3 * SECOND, 120)).toBe(
+      '  ~ waiting for 127.0.0.1:59999 · 0:03 so far · next check in 0 s · Ctrl-C to stop',
+    );
+    line.observe({ ...wait, kind: 'waiting', waitedS: 192, nextCheckS: 15 }, 10 * SECOND);
+    expect(line.text(14 * SECOND, 120)).toBe(
+      '  ~ waiting for 127.0.0.1:59999 · 3:16 so far · next check in 11 s · Ctrl-C to stop',
+    );
+    expect(line.text(15 * SECOND, 120)).toContain('3:17 so far · next check in 10 s');
+    line.observe({ ...wait, kind: 'recovered', waitedS: 200 }, 20 * SECOND);
+    expect(line.text(21 * SECOND, 120)).not.toContain('waiting');
+  });
+});

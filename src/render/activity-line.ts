@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { uiText, type Lang } from '../config/ui-text.js';
+import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { fitLine } from './display-width.js';
 import { formatContext, formatElapsed, formatUsd } from './format-numbers.js';
@@ -14,6 +14,14 @@ import { formatContext, formatElapsed, formatUsd } from './format-numbers.js';
 interface Running {
   name: string;
   since: number;
+}
+
+/** A wait for the network in progress: where, since when, and when the next check comes (epoch ms). */
+interface NetworkWait {
+  host: string;
+  port: number;
+  since: number;
+  nextCheck: number | null;
 }
 
 /** Keeps the state of the line from events; `text(now)` formats it. Times are epoch milliseconds. */
@@ -28,6 +36,11 @@ export class ActivityLine {
   readonly #tools = new Map<string, Running>();
   /** Workers (subagents) running, by task id or the Agent call's tool-use id. */
   readonly #workers = new Map<string, Running>();
+  /**
+   * The network wait, while one lasts. The log gets a countdown line per check (every 15 s); the footer is
+   * redrawn every second, so it is where the countdown really counts.
+   */
+  #wait: NetworkWait | null = null;
 
   constructor(lang: Lang = 'en') {
     this.#lang = lang;
@@ -48,7 +61,20 @@ export class ActivityLine {
       this.#active = false;
       this.#tools.clear();
       this.#workers.clear();
+      this.#wait = null;
       return;
+    }
+    if (event.kind === 'wait') {
+      this.#wait = { host: event.host, port: event.port, since: now, nextCheck: null };
+    } else if (event.kind === 'waiting') {
+      this.#wait = {
+        host: event.host,
+        port: event.port,
+        since: now - event.waitedS * 1000,
+        nextCheck: now + event.nextCheckS * 1000,
+      };
+    } else if (event.kind !== 'stream') {
+      this.#wait = null;
     }
     if (!this.#active || event.kind === 'step') {
       this.#active = true;
@@ -94,6 +120,7 @@ export class ActivityLine {
     const say = (key: Parameters<typeof uiText>[0], vars: Record<string, string | number>): string =>
       uiText(key, vars, this.#lang);
     const since = (from: number): string => formatElapsed((now - from) / 1000);
+    if (this.#wait !== null) return fitLine(`  ~ ${this.#waitText(now)}`, Math.max(10, columns - 1));
     const fields = [say('act.call', { t: since(this.#callSince) })];
     if (this.#tokens > 0) fields.push(say('act.tokens', { n: formatContext(this.#tokens) }));
     const tool = [...this.#tools.values()].at(-1);
@@ -107,6 +134,22 @@ export class ActivityLine {
     const line = `  ~ ${fields.join(' · ')}`;
     // One column short of the width: a line that fills its last column leaves the cursor on the next row.
     return fitLine(line, Math.max(10, columns - 1));
+  }
+
+  #waitText(now: number): string {
+    const wait = this.#wait;
+    if (wait === null) return '';
+    const next = wait.nextCheck === null ? 0 : Math.max(0, Math.ceil((wait.nextCheck - now) / 1000));
+    return uiText(
+      'net.waiting',
+      {
+        host: wait.host,
+        port: wait.port,
+        waited: formatElapsed((now - wait.since) / 1000),
+        next: humanDuration(next, this.#lang),
+      },
+      this.#lang,
+    );
   }
 
   #newCall(now: number): void {
