@@ -21,10 +21,16 @@ function screen(isTTY: boolean): {
   };
 }
 
-function rendererOn(output: ReturnType<typeof screen>) {
+function rendererOn(
+  output: ReturnType<typeof screen>,
+  more: { observe?: (event: FlowerEvent) => void } = {},
+) {
   return quietRetries(
-    createTerminalRenderer({ output: output as unknown as NodeJS.WritableStream, color: false }),
-    output,
+    createTerminalRenderer({
+      output: output as unknown as NodeJS.WritableStream,
+      color: false,
+      ...(more.observe ? { observe: more.observe, countdownLines: false } : {}),
+    }),
   );
 }
 
@@ -111,16 +117,13 @@ describe('quietRetries', () => {
     expect(output.text).not.toContain('\u001b[');
   });
 
-  test('on a terminal the countdown replaces its own line, and only its own', () => {
+  test('beside a status footer the countdown writes no line; the footer sees every check', () => {
     const output = screen(true);
-    const renderer = rendererOn(output);
-    renderer(waiting(0));
-    renderer(waiting(15));
-    expect(output.text).toBe(`  ~ ${waiting(0).text}\n\u001b[1A\u001b[2K\r  ~ ${waiting(15).text}\n`);
+    const seen: FlowerEvent[] = [];
+    const renderer = rendererOn(output, { observe: (event) => seen.push(event) });
+    for (const seconds of [0, 15, 30]) renderer(waiting(seconds));
     renderer.print('something else');
-    const before = output.text.length;
-    renderer(waiting(30));
-    // A line written in between is never erased: the next countdown starts a new line.
-    expect(output.text.slice(before)).toBe(`  ~ ${waiting(30).text}\n`);
+    expect(output.text).toBe('something else\n');
+    expect(seen.filter((event) => event.kind === 'waiting')).toHaveLength(3);
   });
 });

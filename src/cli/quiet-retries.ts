@@ -6,32 +6,21 @@
  * until the next event shows whether a retry follows — dropped if it does, shown as they were if not (the
  * manifest and `events.jsonl` keep every one of them either way).
  *
- * A wait for the network sends a countdown event after each failed probe. On a terminal each one replaces the
- * previous countdown line (one line, updated in place); into a pipe or a file every check is its own line,
- * with no cursor movement.
+ * A wait for the network sends a countdown event after each failed probe. Into a pipe or a file every check
+ * is its own line; on a terminal the status footer counts the wait down instead (see the renderer's
+ * `countdownLines`), so no line here ever needs to be replaced.
  *
  * @module
  */
 import type { FlowerEvent } from '../events/flower-event.js';
 import type { TerminalRenderer } from '../render/terminal-renderer.js';
 
-/** Moves to the line above and clears it; once per row of the last countdown line. */
-const CLEAR_ROW_ABOVE = '\u001b[1A\u001b[2K';
-
-/** Events that never write a line: they do not end a hold or a countdown. */
+/** Events that never write a line: they do not end a hold. */
 const SILENT = new Set<FlowerEvent['kind']>(['cost', 'context', 'stream']);
 
-/** The renderer's own output: the countdown's rows are counted on it and its cursor movement goes there. */
-export interface ScreenOutput {
-  write: (text: string) => unknown;
-  readonly isTTY?: boolean;
-}
-
-/** `renderer` with retried attempts folded into their retry line and the countdown kept to one line. */
-export function quietRetries(renderer: TerminalRenderer, output: ScreenOutput): TerminalRenderer {
+/** `renderer` with retried attempts folded into their retry line. */
+export function quietRetries(renderer: TerminalRenderer): TerminalRenderer {
   let held: FlowerEvent[] = [];
-  // Rows of the countdown line last written, when nothing has been written after it; 0 otherwise.
-  let countdownRows = 0;
   const flush = (): void => {
     const events = held;
     held = [];
@@ -48,23 +37,15 @@ export function quietRetries(renderer: TerminalRenderer, output: ScreenOutput): 
     }
     if (event.kind === 'retry' && event.cause !== 'interrupt') held = [];
     else flush();
-    if (event.kind !== 'waiting' || output.isTTY !== true) {
-      renderer(event);
-      countdownRows = 0;
-      return;
-    }
-    if (countdownRows > 0) output.write(`${CLEAR_ROW_ABOVE.repeat(countdownRows)}\r`);
-    countdownRows = rowsWritten(output, () => renderer(event));
+    renderer(event);
   };
   const wrapped = sink as TerminalRenderer;
   wrapped.print = (text, style) => {
     flush();
-    countdownRows = 0;
     renderer.print(text, style);
   };
   wrapped.line = (text) => {
     flush();
-    countdownRows = 0;
     renderer.line(text);
   };
   Object.defineProperty(wrapped, 'state', { get: () => renderer.state });
@@ -77,22 +58,6 @@ export function quietRetries(renderer: TerminalRenderer, output: ScreenOutput): 
     if (!(key in wrapped)) Object.defineProperty(wrapped, key, { get: () => Reflect.get(renderer, key) });
   }
   return wrapped;
-}
-
-/** Runs `work` (synchronous writes to `output`) and counts the rows it wrote. */
-function rowsWritten(output: ScreenOutput, work: () => void): number {
-  const write = output.write;
-  let rows = 0;
-  output.write = (text: string) => {
-    rows += text.split('\n').length - 1;
-    return write.call(output, text);
-  };
-  try {
-    work();
-  } finally {
-    output.write = write;
-  }
-  return rows;
 }
 
 /** The main thread's error lines and failed result: what a retry makes moot. */

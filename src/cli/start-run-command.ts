@@ -61,9 +61,12 @@ export async function startRunCommand(
       now: context.now ?? Date.now,
       ...(footer === null
         ? {}
-        : { observe: (event) => footer.observe(event), onClose: () => footer.close() }),
+        : {
+            observe: (event) => footer.observe(event),
+            onClose: () => footer.close(),
+            countdownLines: false,
+          }),
     }),
-    output,
   );
   // Before credentials, as the reference did: a newer version may be the fix for what follows.
   const notice = updateNotice({ config, ...(context.now ? { now: context.now } : {}) });

@@ -106,4 +106,12 @@ describe('ActivityLine during a network wait', () => {
     line.observe({ ...wait, kind: 'recovered', waitedS: 200 }, 20 * SECOND);
     expect(line.text(21 * SECOND, 120)).not.toContain('waiting');
   });
+
+  test('a narrow terminal drops the Ctrl-C hint, then the time waited, before it cuts the next check', () => {
+    const line = new ActivityLine();
+    line.observe({ ...wait, kind: 'waiting', waitedS: 16, nextCheckS: 4 }, 0);
+    expect(line.text(0, 70)).toBe('  ~ waiting for 127.0.0.1:59999 · 0:16 so far · next check in 4 s');
+    expect(line.text(0, 60)).toBe('  ~ waiting for 127.0.0.1:59999 · next check in 4 s');
+    expect(line.text(0, 30)).toBe('  ~ waiting for 127.0.0.1:...');
+  });
 });

@@ -8,7 +8,7 @@
  */
 import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent } from '../events/flower-event.js';
-import { fitLine } from './display-width.js';
+import { displayWidth, fitLine } from './display-width.js';
 import { formatContext, formatElapsed, formatUsd } from './format-numbers.js';
 
 interface Running {
@@ -120,7 +120,7 @@ export class ActivityLine {
     const say = (key: Parameters<typeof uiText>[0], vars: Record<string, string | number>): string =>
       uiText(key, vars, this.#lang);
     const since = (from: number): string => formatElapsed((now - from) / 1000);
-    if (this.#wait !== null) return fitLine(`  ~ ${this.#waitText(now)}`, Math.max(10, columns - 1));
+    if (this.#wait !== null) return fitWait(this.#waitText(now), Math.max(10, columns - 1));
     const fields = [say('act.call', { t: since(this.#callSince) })];
     if (this.#tokens > 0) fields.push(say('act.tokens', { n: formatContext(this.#tokens) }));
     const tool = [...this.#tools.values()].at(-1);
@@ -156,4 +156,18 @@ export class ActivityLine {
     this.#callSince = now;
     this.#tokens = 0;
   }
+}
+
+/**
+ * The wait line fitted to `width`: a narrow terminal loses the Ctrl-C hint first, then the time waited, so the
+ * endpoint and the next check (what a person waits for) stay whole rather than cut to `next c…`.
+ */
+function fitWait(text: string, width: number): string {
+  const fields = text.split(' · ');
+  const line = (): string => `  ~ ${fields.join(' · ')}`;
+  for (const drop of [3, 1]) {
+    if (displayWidth(line()) <= width || fields.length <= drop) break;
+    fields.splice(drop, 1);
+  }
+  return fitLine(line(), width);
 }

@@ -45,6 +45,12 @@ export interface TerminalRendererOptions {
   observe?: (event: FlowerEvent) => void;
   /** Called once by {@link TerminalRenderer.close}. */
   onClose?: () => void;
+  /**
+   * Write a line for each countdown (`waiting`) event of a network wait; default true. The CLI's status
+   * footer counts a wait down every second, so beside it a countdown line would only show an older figure:
+   * with a footer the events are observed and write nothing.
+   */
+  countdownLines?: boolean;
 }
 
 /** An event sink that writes to a terminal, plus plain lines for the CLI's own messages. */
@@ -120,6 +126,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
   const sink = (event: FlowerEvent): void => {
     if (closed) return;
     options.observe?.(event);
+    if (event.kind === 'waiting' && options.countdownLines === false) return;
     current = event;
     state.elapsedS = (now() - started) / 1000;
     if (event.kind === 'context') {
