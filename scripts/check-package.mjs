@@ -38,9 +38,10 @@ for (const [command, args] of checks) {
   const run = spawnSync(command, args, { stdio: 'inherit' });
   if (run.status !== 0) {
     failed += 1;
-    process.stderr.write(
-      `check-package: ${command.split('/').pop()} failed on ${tarball} (exit ${run.status})\n`,
-    );
+    const name = command.split('/').pop();
+    // A tool that could not start (not installed after a dependency change) says so, not "exit null".
+    const why = run.error === undefined ? `exit ${run.status}` : `${run.error.message}; run npm ci first`;
+    process.stderr.write(`check-package: ${name} failed on ${tarball} (${why})\n`);
   }
 }
 if (scratch !== null) rmSync(scratch, { recursive: true, force: true });

@@ -74,6 +74,10 @@ export { Runtime } from './runtime/runtime.js';
 export type { RunOptions, RuntimeOptions } from './runtime/runtime.js';
 // durationS stays public: it is how a caller gets a StepResult's duration rounded as the manifest writes it.
 export { durationS } from './runtime/step-result.js';
+// newRunId, endpoint and reachable stay public because the spec's API lists them: a caller who runs several
+// Runtimes under one id, or checks the API before starting, uses the same run ids and probe flower does.
+export { newRunId } from './runtime/run-id.js';
+export { endpoint, reachable } from './runtime/network-probe.js';
 export type { StepResult } from './runtime/step-result.js';
 export { readManifest } from './runtime/manifest.js';
 export type { ManifestRow } from './runtime/manifest.js';
@@ -116,7 +120,9 @@ export type { BequestStepOptions } from './workflow/bequest-step.js';
 export { buildStarter, starterFlow } from './workflow/starter-flow.js';
 export type { StarterBuild, StarterOptions } from './workflow/starter-flow.js';
 export { environmentFacts } from './workflow/environment-facts.js';
-export { NOTES, workbenchPath } from './workbench/workbench-path.js';
+// NOTES_ZH stays public with NOTES (the spec's API lists both): a caller seeding a workbench in Chinese names
+// its notes file the way flower looks for it.
+export { NOTES, NOTES_ZH, workbenchPath } from './workbench/workbench-path.js';
 export type { WorkbenchPathOptions } from './workbench/workbench-path.js';
 export { Workbench } from './workbench/workbench.js';
 export type { NotesFile, WorkbenchOptions } from './workbench/workbench.js';
