@@ -1,6 +1,7 @@
 // Flat ESLint config. The boundaries in docs/architecture.md are enforced here as rules, not prose.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerBoundaries } from './eslint-layers.js';
 
 const sdkImport = {
   group: ['@anthropic-ai/claude-agent-sdk', '@anthropic-ai/claude-agent-sdk/*'],
@@ -36,21 +37,9 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  {
-    // UI code sees only flower's event types, never the SDK (decision 24).
-    files: ['src/render/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            sdkImport,
-            { group: ['**/agent/claude-sdk.js'], message: 'UI modules import only flower event types.' },
-          ],
-        },
-      ],
-    },
-  },
+  // The layers of src/: each folder imports only downward, and only the SDK-shaped folders see the SDK types
+  // (the UI sees flower's event types only).
+  ...layerBoundaries(sdkImport),
   {
     files: ['src/agent/claude-sdk.ts'],
     rules: { 'no-restricted-imports': 'off' },

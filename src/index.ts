@@ -141,7 +141,7 @@ export { judge, setGoalInstructions, verdictInstructions } from './roles/judge.j
 export type { JudgeOptions } from './roles/judge.js';
 export { oracle } from './roles/oracle.js';
 export type { OracleOptions } from './roles/oracle.js';
-export { isolated, wantsIsolation } from './roles/isolation-mark.js';
+export { isolated, wantsIsolation } from './agent/isolation-mark.js';
 export { Brief } from './roles/brief.js';
 export { Goal, UNVERIFIABLE_MARKER } from './roles/goal.js';
 export { AMBIGUOUS_REASON, Verdict } from './roles/verdict.js';
@@ -157,8 +157,8 @@ export type { Ask, AskState, HumanChannelOptions, Mail } from './human/human-cha
 export { ASK_TOOL, INBOX_TOOL } from './human/human-tools.js';
 export { AMEND_LABELS } from './human/channel-files.js';
 export { RecentWindow } from './human/recent-window.js';
-export { askOracle } from './human/ask-oracle.js';
-export type { AskOracleOptions, OracleAnswer } from './human/ask-oracle.js';
+export { askOracle } from './workflow/ask-oracle.js';
+export type { AskOracleOptions, OracleAnswer } from './workflow/ask-oracle.js';
 export {
   EVENT_LOG_FILE,
   EventLog,

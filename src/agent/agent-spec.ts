@@ -5,9 +5,20 @@
  *
  * @module
  */
-import type { HooksConfig } from '../guards/hooks.js';
-import type { AgentDefinition, McpServerConfig, PermissionMode } from './claude-sdk.js';
+import type {
+  AgentDefinition,
+  HookCallbackMatcher,
+  HookEvent,
+  McpServerConfig,
+  PermissionMode,
+} from './claude-sdk.js';
 import type { CompactPolicy } from './compact-policy.js';
+
+/**
+ * SDK hook configuration: matchers per hook event. Defined at the SDK seam, where a spec carries it to the
+ * options; `src/guards/` builds values of it.
+ */
+export type HooksConfig = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
 
 /** One agent's definition. Immutable: derive a variant with `agentSpec({...spec, ...changes})`. */
 export interface AgentSpec {

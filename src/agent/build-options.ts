@@ -9,11 +9,27 @@ import { FLOWER_OWNED_ENV } from '../config/known-keys.js';
 import { PLUGIN_DIR } from '../config/package-info.js';
 import type { Env } from '../config/process-environment.js';
 import { processEnvironment } from '../config/process-environment.js';
-import { DEFAULT_RESILIENCE_SETTINGS, type ResilienceSettings } from '../runtime/resilience-settings.js';
 import type { AgentSpec } from './agent-spec.js';
 import type { SandboxSettings } from './bash-sandbox.js';
 import type { Options, SessionStore } from './claude-sdk.js';
 import { offerTools } from './offered-tools.js';
+
+/**
+ * The Claude Code child's own retries and request timeout. Small, because flower's resilience layer does the
+ * waiting; the runtime's resilience settings carry them (decision 6).
+ */
+export interface ChildRequestLimits {
+  /** The child's own `CLAUDE_CODE_MAX_RETRIES`. */
+  cliMaxRetries: number;
+  /** The child's `API_TIMEOUT_MS` for a request without response headers. */
+  apiTimeoutMs: number;
+}
+
+/** The limits when none are given; the resilience defaults take theirs from here, so both agree. */
+export const DEFAULT_CHILD_REQUEST_LIMITS: Readonly<ChildRequestLimits> = Object.freeze({
+  cliMaxRetries: 2,
+  apiTimeoutMs: 300_000,
+});
 
 /** Run context for {@link buildOptions}. */
 export interface BuildOptionsContext {
@@ -46,7 +62,7 @@ export interface BuildOptionsContext {
   /** The environment the child starts from; the process environment by default. */
   baseEnv?: Env;
   /** Source of the child's own retry count and request timeout (decision 6). */
-  resilience?: Pick<ResilienceSettings, 'cliMaxRetries' | 'apiTimeoutMs'>;
+  resilience?: ChildRequestLimits;
   /** Send the prompt as-is: no slash-command dispatch, no `@path` expansion (decision 11). */
   verbatim?: boolean;
   /** Claude Code's Bash sandbox (see `bashSandbox()`); none: Bash runs unsandboxed. */
@@ -130,7 +146,7 @@ function childEnvironment(spec: AgentSpec, context: BuildOptionsContext): Record
   // Without this every session sends a hello request before its first turn and calls home. A user who wants
   // that traffic sets the variable to an empty value (Claude Code reads any non-empty value, even 0, as on).
   env['CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC'] ??= '1';
-  const resilience = context.resilience ?? DEFAULT_RESILIENCE_SETTINGS;
+  const resilience = context.resilience ?? DEFAULT_CHILD_REQUEST_LIMITS;
   env['CLAUDE_CODE_MAX_RETRIES'] = String(resilience.cliMaxRetries);
   env['API_TIMEOUT_MS'] = String(resilience.apiTimeoutMs);
   return env;

@@ -13,7 +13,7 @@ import { incompleteNote, RecordedFailures } from './recorded-failures.js';
 import { uiText } from '../config/ui-text.js';
 import { Verdict } from '../roles/verdict.js';
 import { HumanChannel } from '../human/human-channel.js';
-import type { OracleAnswer } from '../human/ask-oracle.js';
+import type { OracleAnswer } from '../workflow/ask-oracle.js';
 import { RecentWindow } from '../human/recent-window.js';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
 import { renderWidth } from '../render/display-width.js';

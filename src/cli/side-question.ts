@@ -7,7 +7,7 @@
  * @module
  */
 import { uiText, type Lang } from '../config/ui-text.js';
-import { askOracle, type AskOracleOptions, type OracleAnswer } from '../human/ask-oracle.js';
+import { askOracle, type AskOracleOptions, type OracleAnswer } from '../workflow/ask-oracle.js';
 import picocolors from 'picocolors';
 import { renderWidth } from '../render/display-width.js';
 import { markdownLines } from '../render/markdown-lines.js';

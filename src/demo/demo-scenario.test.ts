@@ -30,12 +30,12 @@ import {
 import {
   CROSSING_CONTEXT,
   DEMO_CALL_LIMIT,
+  DEMO_WINDOW,
   demoScenario,
   demoTurn,
   spillPath,
   type DemoTurn,
 } from './demo-scenario.js';
-import { DEMO_WINDOW } from './run-demo.js';
 
 type Message = { role: 'user' | 'assistant'; content: unknown };
 type Request = Pick<FakeRequest, 'body' | 'thread' | 'turn' | 'compaction'>;

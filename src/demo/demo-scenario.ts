@@ -88,6 +88,9 @@ export const DEMO_TOOL_IDS = {
 /** The context the one crossing reply reports: past the threshold of a 200,000-token window (150,000). */
 export const CROSSING_CONTEXT = 152_300;
 
+/** The window the demo runs with: its threshold (150,000) is crossed once, by the scripted round 2. */
+export const DEMO_WINDOW = 200_000;
+
 /** Which scripted move answers a request; the unit test checks the routing by these names. */
 export type DemoMove =
   | 'clarify.ask'

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { LoadReport } from '../session/load-report.js';
+import type { LoadReport } from './load-report.js';
 
 /** Fields every event carries. */
 export interface EventBase {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { AgentDefinition } from '../agent/claude-sdk.js';
-import { isolated } from '../roles/isolation-mark.js';
+import { isolated } from '../agent/isolation-mark.js';
 import { agentInputGuard, isolatedRoles } from './agent-input-guard.js';
 import type { Guard, ToolHookInput } from './guard.js';
 

@@ -17,7 +17,7 @@
  * @module
  */
 import type { AgentDefinition } from '../agent/claude-sdk.js';
-import { wantsIsolation } from '../roles/isolation-mark.js';
+import { wantsIsolation } from '../agent/isolation-mark.js';
 import type { Guard, GuardDecision } from './guard.js';
 
 /** Options of {@link agentInputGuard}. */

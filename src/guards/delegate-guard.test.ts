@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { WorkbenchLike } from '../roles/workbench-places.js';
+import type { WorkbenchLike } from '../workbench/workbench-places.js';
 import { delegateGuard, DELEGATE_ALLOWED } from './delegate-guard.js';
 import type { GuardDecision, ToolHookInput } from './guard.js';
 

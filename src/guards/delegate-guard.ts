@@ -12,10 +12,10 @@
  *
  * @module
  */
-import { ASK_TOOL, INBOX_TOOL } from '../roles/channel-like.js';
-import { workbenchPlaces, type WorkbenchLike } from '../roles/workbench-places.js';
+import { workbenchPlaces, type WorkbenchLike } from '../workbench/workbench-places.js';
 import { isEphemeral } from './ephemeral-command.js';
 import type { Guard, GuardDecision } from './guard.js';
+import { ASK_TOOL, INBOX_TOOL } from './human-tool-names.js';
 import { isMainThread } from './main-thread.js';
 import { HANDS_ON, TASK_LIST_TOOLS } from './tool-groups.js';
 

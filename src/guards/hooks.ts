@@ -11,10 +11,10 @@ import type {
   HookInput,
   HookJSONOutput,
 } from '../agent/claude-sdk.js';
+import type { HooksConfig } from '../agent/agent-spec.js';
 import type { Guard, GuardDecision, ToolHookInput } from './guard.js';
 
-/** SDK hook configuration: matchers per hook event. */
-export type HooksConfig = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+export type { HooksConfig };
 
 /**
  * Turns guards into SDK hooks, one matcher per guard in the order given, grouped by event; `null` guards

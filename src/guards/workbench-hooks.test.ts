@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { HookCallbackMatcher, HookInput } from '../agent/claude-sdk.js';
 import type { FlowerEvent } from '../events/flower-event.js';
-import { isolated } from '../roles/isolation-mark.js';
+import { isolated } from '../agent/isolation-mark.js';
 import { Workbench } from '../workbench/workbench.js';
 import { workbenchHooks } from './workbench-hooks.js';
 

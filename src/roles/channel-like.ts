@@ -13,11 +13,5 @@ export interface ChannelLike {
   mcpServers(): Record<string, McpServerConfig>;
 }
 
-/**
- * The blocking question tool of the `human` MCP server. The same name as in `src/human/human-tools.ts` (a test
- * pins it), kept here so roles and guards can name it without loading the SDK that module imports.
- */
-export const ASK_TOOL = 'mcp__human__ask';
-
-/** The non-blocking inbox tool of the `human` MCP server (mounting the server exposes both). */
-export const INBOX_TOOL = 'mcp__human__inbox';
+// The human server's tool names sit lower, with the guards that also name them; roles take them from here.
+export { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';

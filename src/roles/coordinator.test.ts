@@ -3,8 +3,8 @@ import type { AgentDefinition, McpServerConfig } from '../agent/claude-sdk.js';
 import { CompactPolicy } from '../agent/compact-policy.js';
 import type { ChannelLike } from './channel-like.js';
 import { coordinator } from './coordinator.js';
-import { wantsIsolation } from './isolation-mark.js';
-import type { WorkbenchLike } from './workbench-places.js';
+import { wantsIsolation } from '../agent/isolation-mark.js';
+import type { WorkbenchLike } from '../workbench/workbench-places.js';
 import { worker } from './worker.js';
 
 const coder = worker('Writes code and tests.', 'Implement.', { tools: ['Read', 'Write', 'Edit', 'Bash'] });

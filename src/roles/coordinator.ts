@@ -13,7 +13,7 @@ import type { HooksConfig } from '../guards/hooks.js';
 import { TASK_LIST_TOOLS } from '../guards/tool-groups.js';
 import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
 import { loadPrompt } from './load-prompt.js';
-import { workbenchPlaces, type WorkbenchLike } from './workbench-places.js';
+import { workbenchPlaces, type WorkbenchLike } from '../workbench/workbench-places.js';
 
 /**
  * Worker tools merged up into the coordinator's `allowedTools`. `allowedTools` is session-scoped (§0.3): a

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { oracle } from './oracle.js';
-import type { WorkbenchLike } from './workbench-places.js';
+import type { WorkbenchLike } from '../workbench/workbench-places.js';
 
 const outside: WorkbenchLike = {
   root: '/data/runs/workbench',

@@ -8,7 +8,7 @@
  */
 import { agentSpec, type AgentSpec } from '../agent/agent-spec.js';
 import { loadPrompt } from './load-prompt.js';
-import { workbenchPlaces, type WorkbenchLike } from './workbench-places.js';
+import { workbenchPlaces, type WorkbenchLike } from '../workbench/workbench-places.js';
 
 /** Options of {@link oracle}. */
 export interface OracleOptions {

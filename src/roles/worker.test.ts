@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { wantsIsolation } from './isolation-mark.js';
+import { wantsIsolation } from '../agent/isolation-mark.js';
 import { WORKER_RULES, WORKER_TOOLS, worker } from './worker.js';
 
 describe('WORKER_RULES', () => {

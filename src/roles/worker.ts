@@ -5,7 +5,7 @@
  * @module
  */
 import type { AgentDefinition, PermissionMode } from '../agent/claude-sdk.js';
-import { isolated } from './isolation-mark.js';
+import { isolated } from '../agent/isolation-mark.js';
 import { loadPrompt } from './load-prompt.js';
 
 /**

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { DEFAULT_CHILD_REQUEST_LIMITS } from '../agent/build-options.js';
 import { FlowerError } from '../errors.js';
 
 /** Every resilience setting, with the defaults in {@link DEFAULT_RESILIENCE_SETTINGS}. */
@@ -54,8 +55,8 @@ export const DEFAULT_RESILIENCE_SETTINGS: Readonly<ResilienceSettings> = Object.
     'You were cut off mid-way. Check what is already on disk (and in the workbench, if there is one), ' +
     'then continue from where you stopped; do not start over.',
   stallTimeoutS: 120,
-  cliMaxRetries: 2,
-  apiTimeoutMs: 300_000,
+  cliMaxRetries: DEFAULT_CHILD_REQUEST_LIMITS.cliMaxRetries,
+  apiTimeoutMs: DEFAULT_CHILD_REQUEST_LIMITS.apiTimeoutMs,
 });
 
 type Rule = readonly [test: (value: unknown) => boolean, wanted: string];

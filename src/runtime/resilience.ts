@@ -9,8 +9,8 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Env } from '../config/process-environment.js';
+import { formatElapsed } from '../config/format-elapsed.js';
 import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
-import { formatElapsed } from '../render/format-numbers.js';
 import type { ErrorKind } from './classify-error.js';
 import { endpoint, reachable } from './network-probe.js';
 import { resilienceSettings, type ResilienceSettings } from './resilience-settings.js';

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig, type FlowerConfig } from '../../config/load-config.js';
 import { languageOf, uiText } from '../../config/ui-text.js';
 import { FlowerError } from '../../errors.js';
-import { askOracle } from '../../human/ask-oracle.js';
+import { askOracle } from '../../workflow/ask-oracle.js';
 import { RecentWindow, windowLine } from '../../human/recent-window.js';
 import { renderWidth } from '../../render/display-width.js';
 import { eventLogPath, eventLogStatus, readRecentEvents } from '../../runtime/event-log.js';

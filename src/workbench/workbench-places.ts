@@ -6,7 +6,7 @@
  * @module
  */
 import { posix, relative, resolve } from 'node:path';
-import { workbenchPath } from '../workbench/workbench-path.js';
+import { workbenchPath } from './workbench-path.js';
 
 /** The part of a workbench these texts need; the `Workbench` class satisfies it. */
 export interface WorkbenchLike {

@@ -15,16 +15,16 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import type { CommandContext } from '../cli/command-context.js';
-import type { GlobalOptions } from '../cli/program.js';
-import { driveWorkflow } from '../cli/drive-workflow.js';
-import { commandRuntime, startRunCommand } from '../cli/start-run-command.js';
-import { signalName } from '../cli/stop-lines.js';
+import type { CommandContext } from './command-context.js';
+import type { GlobalOptions } from './program.js';
+import { driveWorkflow } from './drive-workflow.js';
+import { commandRuntime, startRunCommand } from './start-run-command.js';
+import { signalName } from './stop-lines.js';
 import { deriveConfig } from '../config/load-config.js';
 import type { Env } from '../config/process-environment.js';
 import { uiText, type Lang } from '../config/ui-text.js';
 import type { HumanChannel } from '../human/human-channel.js';
-import { useColor } from '../cli/cli-io.js';
+import { useColor } from './cli-io.js';
 import {
   createTerminalRenderer,
   type LineStyle,
@@ -33,11 +33,8 @@ import {
 import { HandoffPolicy } from '../runtime/handoff-policy.js';
 import { FakeAnthropicServer } from '../testing/fake-anthropic-server.js';
 import { buildStarter } from '../workflow/starter-flow.js';
-import { DEMO_REQUEST } from './demo-replies.js';
-import { demoScenario } from './demo-scenario.js';
-
-/** The window the demo runs with: its threshold (150,000) is crossed once, by the scripted round 2. */
-export const DEMO_WINDOW = 200_000;
+import { DEMO_REQUEST } from '../demo/demo-replies.js';
+import { DEMO_WINDOW, demoScenario } from '../demo/demo-scenario.js';
 
 /** How long each scripted reply takes, so a person can follow the run (about twenty replies). */
 export const DEMO_PAUSE_MS = 700;

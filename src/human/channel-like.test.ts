@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { HumanChannel } from '../human/human-channel.js';
-import { ASK_TOOL as HUMAN_ASK_TOOL, INBOX_TOOL as HUMAN_INBOX_TOOL } from '../human/human-tools.js';
-import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
-import { coordinator } from './coordinator.js';
+import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from '../roles/channel-like.js';
+import { coordinator } from '../roles/coordinator.js';
+import { HumanChannel } from './human-channel.js';
+import { ASK_TOOL as HUMAN_ASK_TOOL, INBOX_TOOL as HUMAN_INBOX_TOOL } from './human-tools.js';
 
 describe('ChannelLike', () => {
   test('names the tools the human channel’s server exposes', () => {

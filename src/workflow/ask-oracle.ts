@@ -13,7 +13,7 @@ import { oracle } from '../roles/oracle.js';
 import { Runtime } from '../runtime/runtime.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import type { Workbench } from '../workbench/workbench.js';
-import { STEP_NAMES } from '../workflow/step-names.js';
+import { STEP_NAMES } from './step-names.js';
 
 /** The aside runtime's folder inside the run directory (api.md §4.1). */
 export const ASIDE_DIR = 'aside';

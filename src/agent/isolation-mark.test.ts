@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { AgentDefinition } from '../agent/claude-sdk.js';
+import type { AgentDefinition } from './claude-sdk.js';
 import { isolated, wantsIsolation } from './isolation-mark.js';
 
 function definition(): AgentDefinition {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { AgentDefinition } from '../agent/claude-sdk.js';
+import type { AgentDefinition } from './claude-sdk.js';
 
 const marked = new WeakSet<AgentDefinition>();
 

@@ -7,9 +7,9 @@ import { sdk, SdkLikeBackend, type LikeStep } from '../../test/support/sdk-like-
 import type { AgentMessage } from '../agent/agent-backend.js';
 import { agentSpec } from '../agent/agent-spec.js';
 import type { CostEvent, FlowerEvent } from '../events/flower-event.js';
-import { createTerminalRenderer } from '../render/terminal-renderer.js';
-import { readManifest } from './manifest.js';
-import { Runtime } from './runtime.js';
+import { readManifest } from '../runtime/manifest.js';
+import { Runtime } from '../runtime/runtime.js';
+import { createTerminalRenderer } from './terminal-renderer.js';
 
 const config = {
   env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_MODEL: 'claude-opus-5-5' },

@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { EventLog } from './event-log.js';
-import { writeManifest } from './manifest.js';
-import { runStatus } from './run-status.js';
-import type { StepResult } from './step-result.js';
-import { statusLines } from '../cli/status-lines.js';
+import { EventLog } from '../runtime/event-log.js';
+import { writeManifest } from '../runtime/manifest.js';
+import { runStatus } from '../runtime/run-status.js';
+import type { StepResult } from '../runtime/step-result.js';
+import { statusLines } from './status-lines.js';
 
 let workspace: string;
 let runDir: string;
