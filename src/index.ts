@@ -72,6 +72,7 @@ export type { TerminalRenderer, TerminalRendererOptions } from './render/termina
 export { Runtime } from './runtime/runtime.js';
 export { durationS } from './runtime/step-result.js';
 export type { StepResult } from './runtime/step-result.js';
+export type { StepOutcome } from './runtime/step-outcome.js';
 export { newRunId } from './runtime/run-id.js';
 export { readManifest } from './runtime/manifest.js';
 export type { ManifestRow } from './runtime/manifest.js';
