@@ -185,8 +185,9 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     }
   } catch (error) {
     // After an error result the SDK throws as well; the result already said what happened.
-    if (!sawResult && stalledFor === null && !run.aborted)
+    if (!sawResult && stalledFor === null && !run.aborted) {
       recordOutcome(result, errorOutcome(errorText(error)));
+    }
   } finally {
     watchdog.stop();
     run.controller.signal.removeEventListener('abort', onRunAbort);
