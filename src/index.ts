@@ -74,11 +74,12 @@ export { Runtime } from './runtime/runtime.js';
 export type { RunOptions, RuntimeOptions } from './runtime/runtime.js';
 // durationS stays public: it is how a caller gets a StepResult's duration rounded as the manifest writes it.
 export { durationS } from './runtime/step-result.js';
+export type { StepResult } from './runtime/step-result.js';
+export type { StepOutcome } from './runtime/step-outcome.js';
 // newRunId, endpoint and reachable stay public because the spec's API lists them: a caller who runs several
 // Runtimes under one id, or checks the API before starting, uses the same run ids and probe flower does.
 export { newRunId } from './runtime/run-id.js';
 export { endpoint, reachable } from './runtime/network-probe.js';
-export type { StepResult } from './runtime/step-result.js';
 export { readManifest } from './runtime/manifest.js';
 export type { ManifestRow } from './runtime/manifest.js';
 export { Lineage } from './runtime/lineage.js';

@@ -21,7 +21,7 @@ export async function explainFailure(
   context: CommandContext,
   color: boolean,
 ): Promise<void> {
-  if (result.error?.startsWith('error_max_budget_usd') === true) return;
+  if (result.outcome.kind === 'budget') return;
   const text = failureText(result);
   switch (classifyFailure(text)) {
     case 'credentials': {

@@ -14,9 +14,7 @@ import type { SessionStoreEntry } from '../agent/claude-sdk.js';
 import { LockedJsonFile } from '../internal/locked-json-file.js';
 import { estimateEntries } from './cost-ledger.js';
 import { MANIFEST_FILE, readManifest, type ManifestRow } from './manifest.js';
-
-/** `error` of a row whose process died before finishing it. */
-const KILLED = 'killed-by-signal';
+import { KILLED } from './step-outcome.js';
 
 /** What {@link completeAbandonedRows} needs. */
 export interface AbandonedRowsInput {

@@ -17,18 +17,12 @@ import { StreamMeter } from '../events/stream-meter.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { redactingStore } from '../session/redact-credentials.js';
 import { trimReport } from '../session/trim-report.js';
-import { budgetError, type AttemptBudget } from './budget.js';
+import type { AttemptBudget } from './budget.js';
 import { savedCost } from './cost-ledger.js';
 import { observeStore } from './observed-store.js';
-import { StallWatchdog, stallError } from './stall-watchdog.js';
+import { StallWatchdog } from './stall-watchdog.js';
+import { errorOutcome, recordOutcome, type EndedOutcome, type StepOutcome } from './step-outcome.js';
 import { errorText, type StepRun } from './step-run.js';
-
-/** `error` of an attempt a human interrupt stopped. */
-export const INTERRUPTED = 'interrupted-by-human';
-/** Internal `error` of an attempt stopped because its context reached the handoff threshold. */
-export const HANDOFF_DUE = 'context-full-handoff';
-/** `error` of an attempt stopped by a signal, a double Ctrl-C or an aborted `signal`. */
-export const KILLED = 'killed-by-signal';
 
 /** What one attempt sends. */
 export interface AttemptPlan {
@@ -58,8 +52,8 @@ export interface AttemptDeps {
   env?: Env | null;
 }
 
-/** Runs one attempt of `run`; never throws. */
-export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptDeps): Promise<void> {
+/** Runs one attempt of `run`; never throws. Returns how it ended, also left in `run.result.outcome`. */
+export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptDeps): Promise<EndedOutcome> {
   const { result, ledger } = run;
   const fresh = result.errors.length;
   const texts: string[] = [];
@@ -69,8 +63,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   let stalledFor: number | null = null;
   let interrupted = false;
   let handoffDue = false;
-  result.ok = false;
-  result.error = null;
+  recordOutcome(result, { kind: 'unfinished' });
 
   // The attempt's own controller: the watchdog aborts this query only; a run abort reaches it too.
   const controller = new AbortController();
@@ -131,11 +124,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     run.noteSession(event.sessionId);
     ledger.noteResult(event.costUsd);
     result.numTurns += event.numTurns;
-    result.ok = !event.isError;
-    result.error = event.isError ? resultError(event, result.errors) : null;
-    if (event.isError && event.subtype === 'error_max_budget_usd' && plan.budget.kind === 'capped') {
-      result.error = budgetError(plan.budget.scope);
-    }
+    recordOutcome(result, resultOutcome(event, result.errors, plan.budget));
     reportCost();
   };
 
@@ -196,7 +185,9 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     }
   } catch (error) {
     // After an error result the SDK throws as well; the result already said what happened.
-    if (!sawResult && stalledFor === null && !run.aborted) result.error = errorText(error);
+    if (!sawResult && stalledFor === null && !run.aborted) {
+      recordOutcome(result, errorOutcome(errorText(error)));
+    }
   } finally {
     watchdog.stop();
     run.controller.signal.removeEventListener('abort', onRunAbort);
@@ -210,23 +201,34 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   }
 
   if (interrupted) {
-    result.ok = false;
-    result.error = INTERRUPTED;
+    recordOutcome(result, { kind: 'interrupted' });
   } else if (handoffDue) {
-    result.ok = false;
-    result.error = HANDOFF_DUE;
+    recordOutcome(result, { kind: 'handoff-due' });
   } else if (run.aborted && !result.ok) {
-    result.error = KILLED;
+    recordOutcome(result, { kind: 'killed' });
   } else if (stalledFor !== null && !result.ok) {
     // A stall is a transient error that counts as an attempt and is kept in `errors` (decision 30).
-    result.error = stallError(stalledFor);
-    result.errors.push(result.error);
-  }
-  if (!result.ok && result.error === null) {
-    result.error = result.errors.slice(fresh).at(-1) ?? result.errors.at(-1) ?? 'no result from the agent';
+    recordOutcome(result, { kind: 'stalled', idleS: stalledFor });
+    if (result.error !== null) result.errors.push(result.error);
   }
   const joined = texts.join('\n').trim();
   if (joined !== '') result.text = joined;
+  if (result.outcome.kind !== 'unfinished') return result.outcome;
+  // Neither a result nor a throw said why: the attempt's last recorded error is the best reason there is.
+  const fallback = errorOutcome(
+    result.errors.slice(fresh).at(-1) ?? result.errors.at(-1) ?? 'no result from the agent',
+  );
+  recordOutcome(result, fallback);
+  return fallback;
+}
+
+/** The outcome an SDK result message reports; a spent cap flower set is a budget stop, not an error. */
+function resultOutcome(event: ResultEvent, errors: readonly string[], budget: AttemptBudget): StepOutcome {
+  if (!event.isError) return { kind: 'ok' };
+  if (event.subtype === 'error_max_budget_usd' && budget.kind === 'capped') {
+    return { kind: 'budget', scope: budget.scope };
+  }
+  return errorOutcome(resultError(event, errors));
 }
 
 /** `<subtype>[ <status>]: <detail>` for an error result (rt §14 #2: never leave `error` empty). */

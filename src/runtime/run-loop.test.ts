@@ -162,6 +162,24 @@ describe('Runtime attempt loop', () => {
     expect(backend.remaining).toBe(0);
   });
 
+  test('rescue() while a retry waits writes the failure being retried, then the step ends killed', async () => {
+    const { backend, runtime, run } = setUp([[sdk.init(), ...sdk.apiFailure(REFUSED)], ok()]);
+    let rowsAtRescue: ReturnType<typeof readManifest> = [];
+    const step = await run('do it', {
+      onEvent: (event) => {
+        if (event.kind !== 'retry') return;
+        runtime.rescue();
+        rowsAtRescue = readManifest(runtime.runDir);
+      },
+    });
+    // The process dies right after a rescue: its row must say what went wrong, not only that it was killed.
+    expect(rowsAtRescue).toEqual([
+      expect.objectContaining({ ok: false, error: expect.stringContaining('ECONNREFUSED') }),
+    ]);
+    expect(step).toMatchObject({ ok: false, error: 'killed-by-signal', outcome: { kind: 'killed' } });
+    expect(backend.remaining).toBe(1);
+  });
+
   test('gives up after maxAttempts and keeps the last error', async () => {
     const failing = (): LikeStep => [sdk.init(), ...sdk.apiFailure(REFUSED)];
     const { run } = setUp([failing(), failing(), failing()], { settings: { maxAttempts: 3 } });

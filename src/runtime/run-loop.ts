@@ -9,9 +9,9 @@
  */
 import type { Env } from '../config/process-environment.js';
 import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
-import { runAttempt, HANDOFF_DUE, INTERRUPTED, KILLED, type AttemptPlan } from './attempt.js';
-import { attemptBudget, budgetError, type BudgetCaps, type BudgetScope } from './budget.js';
-import { classify, STALL_PREFIX } from './classify-error.js';
+import type { ErrorKind } from '../events/flower-event.js';
+import { runAttempt, type AttemptPlan } from './attempt.js';
+import { attemptBudget, type BudgetCaps, type BudgetScope } from './budget.js';
 import { interruptPrompt } from './interrupt-note.js';
 import {
   gaveUpText,
@@ -25,13 +25,11 @@ import { handOff, type HandoffDeps } from './handoff-turn.js';
 import type { IndexRelay } from './index-relay.js';
 import { isOverflow } from './overflow.js';
 import { rememberOverflow } from './window-calibration.js';
+import { errorOutcome, recordOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
 
 /** How much of an error the retry line shows. */
 const RETRY_REASON_CHARS = 100;
-
-/** The SDK's answer to resuming a session the store does not hold: no retry can bring it back. */
-const MISSING_SESSION = /No conversation found with session ID/i;
 
 /** Where the step starts. */
 export interface LoopStart {
@@ -64,8 +62,7 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
   let attempt = 0;
   for (;;) {
     if (run.aborted) {
-      result.ok = false;
-      result.error = KILLED;
+      recordOutcome(result, { kind: 'killed' });
       return;
     }
     attempt++;
@@ -80,15 +77,15 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
     }
     const errorsBefore = result.errors.length;
     const sent = deps.relay?.prepare(plan) ?? plan;
-    await runAttempt(run, { ...sent, budget }, deps);
+    const outcome = await runAttempt(run, { ...sent, budget }, deps);
     deps.relay?.confirm(result.sessionId);
     // Something was spent or measured: the API answered, so a later outage is the network, not the address.
     if (result.ok || result.costUsd > 0 || result.context > 0) resilience.markReached();
     // Rolling back applies once: on a retry it would discard the work done since (rt §14 #4).
     plan = { ...plan, resumeAt: null };
-    if (result.ok || result.error === KILLED) return;
+    if (outcome.kind === 'ok' || outcome.kind === 'killed') return;
 
-    if (result.error === INTERRUPTED) {
+    if (outcome.kind === 'interrupted') {
       const pending = run.interrupt;
       run.interrupt = null;
       if (pending === null || result.sessionId === null) return;
@@ -117,36 +114,51 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
     // Too long before the session said anything: the input itself does not fit (Claude Code refuses such a
     // first message locally). No handoff can help (there is nothing to hand over) and no retry either.
     if (tooLong && plan.resume === null && result.context === 0) {
-      result.ok = false;
-      result.error = uiText('rt.promptTooLong', { e: (result.error ?? '').slice(0, 200) }, deps.lang);
+      recordOutcome(
+        result,
+        errorOutcome(uiText('rt.promptTooLong', { e: (result.error ?? '').slice(0, 200) }, deps.lang)),
+      );
       return;
     }
     const overflowed = run.handoff !== null && run.handoff.policy.enabled && tooLong;
-    if (result.error === HANDOFF_DUE || overflowed) {
+    if (outcome.kind === 'handoff-due' || overflowed) {
       if (overflowed && deps.env) rememberSafely(run, deps.env);
-      const outcome = await handOff(run, deps, {
+      const handoff = await handOff(run, deps, {
         originalPrompt: start.prompt,
         forced: overflowed ? `context overflow: ${result.error ?? ''}` : null,
       });
-      if (outcome.kind === 'stop') {
-        result.ok = false;
-        result.error = outcome.error;
+      if (handoff.kind === 'stop') {
+        recordOutcome(result, errorOutcome(handoff.error));
         return;
       }
-      plan = { ...plan, prompt: outcome.prompt, resume: null, fork: false, verbatim: true, indexLast: true };
+      plan = { ...plan, prompt: handoff.prompt, resume: null, fork: false, verbatim: true, indexLast: true };
       attempt--;
       continue;
     }
 
-    const error = result.error ?? '';
-    const exhausted = exhaustedScope(error);
-    if (exhausted !== null) {
-      const capUsd = (exhausted === 'run' ? deps.caps.runCapUsd : deps.caps.stepCapUsd) ?? 0;
-      const spentUsd = exhausted === 'run' ? deps.runSpentBefore + result.costUsd : result.costUsd;
-      emitBudget(run, deps, exhausted, capUsd, spentUsd);
-      return;
+    let kind: ErrorKind;
+    let cause: 'stall' | 'error';
+    switch (outcome.kind) {
+      case 'budget': {
+        const { scope } = outcome;
+        const capUsd = (scope === 'run' ? deps.caps.runCapUsd : deps.caps.stepCapUsd) ?? 0;
+        const spentUsd = scope === 'run' ? deps.runSpentBefore + result.costUsd : result.costUsd;
+        emitBudget(run, deps, scope, capUsd, spentUsd);
+        return;
+      }
+      case 'stalled':
+        // The watchdog's own verdict: the stream went silent, which waiting can fix.
+        kind = 'transient';
+        cause = 'stall';
+        break;
+      case 'error':
+        kind = outcome.errorKind;
+        cause = 'error';
+        break;
+      default:
+        return outcome satisfies never;
     }
-    const kind = MISSING_SESSION.test(error) ? 'fatal' : classify(error);
+    const error = result.error ?? '';
     if (!resilience.enabled || attempt >= resilience.maxAttempts || !resilience.shouldRetry(kind)) return;
     const delayS = resilience.delayFor(attempt);
     const vars = {
@@ -163,7 +175,7 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       at: Date.now() / 1000,
       step: null,
       attempt,
-      cause: error.startsWith(STALL_PREFIX) ? 'stall' : 'error',
+      cause,
       errorKind: kind,
       delayS,
     });
@@ -176,7 +188,11 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
     if (!online) {
       if (run.aborted) continue;
       const limit = resilience.offlineLimit(neverReached);
-      result.error = `${error} | ${gaveUpText(limit, deps.lang, neverReached)}`;
+      recordOutcome(result, {
+        kind: 'error',
+        errorKind: kind,
+        message: `${error} | ${gaveUpText(limit, deps.lang, neverReached)}`,
+      });
       return;
     }
     if (!(await resilience.sleep(delayS, signal))) continue;
@@ -197,13 +213,6 @@ function rememberSafely(run: StepRun, env: Env): void {
   }
 }
 
-/** The cap a budget error names, or null for any other error. */
-function exhaustedScope(error: string): BudgetScope | null {
-  if (error === budgetError('run')) return 'run';
-  if (error === budgetError('step')) return 'step';
-  return null;
-}
-
 /** The step ends before spending: a cap is used up. */
 function stopForBudget(
   run: StepRun,
@@ -212,8 +221,7 @@ function stopForBudget(
   capUsd: number,
   spentUsd: number,
 ): void {
-  run.result.ok = false;
-  run.result.error = budgetError(scope);
+  recordOutcome(run.result, { kind: 'budget', scope });
   emitBudget(run, deps, scope, capUsd, spentUsd);
 }
 

@@ -27,7 +27,6 @@ import { prepareDirectory } from './prepare-directory.js';
 import { createRunDirectory } from './run-directory.js';
 import { fitPrompt } from './oversized-prompt.js';
 import { completeAbandonedRows } from './abandoned-rows.js';
-import { INTERRUPTED, KILLED } from './attempt.js';
 import { STALL_PREFIX } from './classify-error.js';
 import { eventStream } from './event-stream.js';
 import { INTERRUPT_NOTE } from './interrupt-note.js';
@@ -37,6 +36,7 @@ import { runLoop } from './run-loop.js';
 import { attemptOptions, resilienceFrom, wantedModel, type AttemptContext } from './runtime-setup.js';
 import { newRunId } from './run-id.js';
 import { sessionEntries } from './session-entries.js';
+import { errorOutcome, HANDOFF_DUE, INTERRUPTED, KILLED, recordOutcome } from './step-outcome.js';
 import { errorText, StepRun } from './step-run.js';
 import type { StepResult } from './step-result.js';
 import { isolatedRoles } from '../guards/agent-input-guard.js';
@@ -59,7 +59,7 @@ export class Runtime {
   /** `error` of a step stopped by a human interrupt that could not resume (no session yet). */
   static readonly INTERRUPTED = INTERRUPTED;
   /** Internal `error` of an attempt stopped for a handoff. */
-  static readonly HANDOFF_DUE = 'context-full-handoff';
+  static readonly HANDOFF_DUE = HANDOFF_DUE;
   /** `error` of a step stopped by a signal, a double Ctrl-C or an aborted `signal`. */
   static readonly KILLED = KILLED;
   /** Every stall error begins with this (decision 30). */
@@ -236,8 +236,7 @@ export class Runtime {
       );
     } catch (error) {
       // runLoop never throws by design; if it does, the step still ends with a row, not a crash.
-      step.result.ok = false;
-      step.result.error = errorText(error);
+      recordOutcome(step.result, errorOutcome(errorText(error)));
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       step.interrupt = null;
@@ -286,8 +285,9 @@ export class Runtime {
       if (step !== null) {
         this.#current = null;
         step.result.endedAt = Date.now() / 1000;
-        step.result.ok = false;
-        step.result.error ??= KILLED;
+        // A failure already recorded (an attempt waiting for its retry) stays the reason; otherwise it was killed.
+        const { kind } = step.result.outcome;
+        if (kind === 'unfinished' || kind === 'ok') recordOutcome(step.result, { kind: 'killed' });
         step.result.costUsd = step.ledger.usd;
         this.results.push(step.result);
         step.controller.abort();

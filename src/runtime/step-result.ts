@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { StepOutcome } from './step-outcome.js';
 
 /** The outcome of one step, accumulated over its attempts. */
 export interface StepResult {
@@ -10,14 +11,17 @@ export interface StepResult {
   step: string;
   /** The latest live session (the successor after handoffs). */
   sessionId: string | null;
+  /** True exactly when `outcome.kind` is `ok`. */
   ok: boolean;
   /** Dollars spent in this process on this step, over all attempts. */
   costUsd: number;
   numTurns: number;
   /** Main-thread prose only: no subagent text, no prompts, no synthetic API errors. */
   text: string;
-  /** The last failure reason; see `Runtime.KILLED` and friends for the special values. */
+  /** The last failure reason: `outcome` as a string (`outcomeError(outcome)`); null when ok or unfinished. */
   error: string | null;
+  /** How the step ended, as a union to switch on; `ok` and `error` are derived from it. */
+  outcome: StepOutcome;
   /** Epoch seconds. */
   startedAt: number;
   /** Epoch seconds; 0 while unfinished. */
@@ -44,6 +48,7 @@ export function newStepResult(step: string, startedAt: number): StepResult {
     numTurns: 0,
     text: '',
     error: null,
+    outcome: { kind: 'unfinished' },
     startedAt,
     endedAt: 0,
     attempts: 0,

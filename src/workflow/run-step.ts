@@ -20,9 +20,6 @@ import { handoffEdited, sha256Of } from '../runtime/handoff-files.js';
 import { readFileSync } from 'node:fs';
 import { errorText, stepEndEvent, stepEvent, warningEvent } from './workflow-events.js';
 
-/** `error` of a step the runtime stopped because of a signal or an aborted `signal` (Runtime.KILLED). */
-const KILLED = 'killed-by-signal';
-
 /** Everything a step needs from the surrounding run. */
 export interface StepRun {
   readonly rt: RuntimeLike;
@@ -41,7 +38,7 @@ export interface StepRun {
 }
 
 /** How a step ended: accepted or not, and whether the workflow must stop here. */
-export interface StepOutcome {
+export interface StepDecision {
   readonly passed: boolean;
   readonly stop: boolean;
 }
@@ -53,7 +50,7 @@ interface Start {
 }
 
 /** Runs `s` to the end of its attempts and applies its outcome to the context. */
-export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
+export async function runStep(s: Step, run: StepRun): Promise<StepDecision> {
   const { ctx, sink } = run;
   const name = s.name;
   const tally = { attempts: 0, costUsd: 0 };
@@ -85,7 +82,7 @@ export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
       tally.attempts++;
       result = await runAttempt(s, label, current, run);
       tally.costUsd += result.costUsd;
-      if (result.error === KILLED || run.signal?.aborted === true) break;
+      if (result.outcome.kind === 'killed' || run.signal?.aborted === true) break;
       try {
         // Exactly once per successful attempt, never after a failed one: gates may freeze files.
         passed = result.ok && (typeof s.gate !== 'function' || (await s.gate(result, ctx)) === true);
@@ -183,7 +180,7 @@ async function settle(
   aborted: string | null,
   tally: { attempts: number; costUsd: number },
   run: StepRun,
-): Promise<StepOutcome> {
+): Promise<StepDecision> {
   const { ctx } = run;
   const name = s.name;
   (ctx._results ??= {})[name] = result;
@@ -196,7 +193,7 @@ async function settle(
   } catch (error) {
     run.uiErrors.push(`onStep(${name}): ${errorText(error)}`);
   }
-  const killed = result.error === KILLED || run.signal?.aborted === true;
+  const killed = result.outcome.kind === 'killed' || run.signal?.aborted === true;
   const onFail = s.onFail ?? 'stop';
   if (passed) {
     ctx[name] = typeof s.reduce === 'function' ? await s.reduce(result, ctx) : result.text;

@@ -15,6 +15,7 @@ import { processEnvironment } from '../config/process-environment.js';
 import type { EventSink, VerdictEvent } from '../events/flower-event.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import { MANIFEST_FILE } from '../runtime/manifest.js';
+import { KILLED } from '../runtime/step-outcome.js';
 import type { StepResult } from '../runtime/step-result.js';
 import { readDocument } from '../roles/brief.js';
 import { Goal } from '../roles/goal.js';
@@ -29,9 +30,6 @@ import { StepAbort } from './step-abort.js';
 import { verdictLabel } from './step-names.js';
 import type { Ctx, Step } from './step.js';
 import { unreachableDialogue } from './unreachable-dialogue.js';
-
-/** The `StepResult.error` of a run stopped from outside (Runtime.KILLED). */
-const KILLED = 'killed-by-signal';
 
 /** Options of {@link withGoal}. `name` names the judge's agent spec (`judge` by default). */
 export interface WithGoalOptions extends StepBuild, JudgeOptions {
@@ -124,7 +122,9 @@ async function judgeRound(guard: Guard, result: StepResult, ctx: Ctx): Promise<b
     }),
     { label, sink: ctx._onEvent ?? null, signal: ctx._signal },
   );
-  if (judged.error === KILLED) throw new StepAbort(`the judge of ${label} was stopped (${KILLED})`);
+  if (judged.outcome.kind === 'killed') {
+    throw new StepAbort(`the judge of ${label} was stopped (${KILLED})`);
+  }
   const verdict = judged.ok
     ? Verdict.parse(judged.text)
     : new Verdict({
@@ -151,7 +151,7 @@ async function unreachable(
     outcome = await unreachableDialogue(guard.channel, verdict, ctx._signal);
   } catch (error) {
     // The channel rejects only when the run is stopped while it waits for the human.
-    if (ctx._signal?.aborted === true) throw new StepAbort('killed-by-signal');
+    if (ctx._signal?.aborted === true) throw new StepAbort(KILLED);
     throw error;
   }
   switch (outcome.kind) {

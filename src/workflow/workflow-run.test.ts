@@ -213,6 +213,7 @@ describe('Workflow.run', () => {
           ...newStepResult(options.stepName ?? '', 1),
           sessionId: 's1',
           error: Runtime.KILLED,
+          outcome: { kind: 'killed' },
           endedAt: 2,
         };
       },

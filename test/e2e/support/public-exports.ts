@@ -184,6 +184,7 @@ export const PUBLIC_EXPORTS: ExportTable = {
     StepAbort: 'class',
     StepBuild: 'type',
     StepFunction: 'type',
+    StepOutcome: 'type',
     StepResult: 'type',
     successorPrompt: 'function',
     SuccessorPromptOptions: 'type',
