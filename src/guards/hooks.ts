@@ -12,6 +12,7 @@ import type {
   HookJSONOutput,
 } from '../agent/claude-sdk.js';
 import type { Guard, GuardDecision, ToolHookInput } from './guard.js';
+import { errorText } from '../internal/error-text.js';
 
 /** SDK hook configuration: matchers per hook event. */
 export type HooksConfig = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
@@ -115,8 +116,4 @@ function toOutput(event: ToolHookInput['event'], decision: GuardDecision): HookJ
       if (event !== 'PostToolUse') return {};
       return { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: decision.output } };
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

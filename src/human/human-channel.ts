@@ -16,6 +16,7 @@
  */
 import type { McpServerConfig } from '../agent/claude-sdk.js';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
+import { errorMessage } from '../internal/error-text.js';
 import { AMEND_LABELS, appendAmendment, appendQaLog, askLogLines, mailLogLines } from './channel-files.js';
 import { DECLINED_TEXT, INVALID_TEXT, OVER_BUDGET_TEXT, TIMEOUT_TEXT } from './channel-texts.js';
 import { ASK_TOOL, humanMcpServers, INBOX_TOOL } from './human-tools.js';
@@ -381,9 +382,7 @@ export class HumanChannel {
     try {
       this.onEvent?.(event);
     } catch (error) {
-      this.uiErrors.push(
-        `event sink (${event.kind}): ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.uiErrors.push(`event sink (${event.kind}): ${errorMessage(error)}`);
     }
   }
 }

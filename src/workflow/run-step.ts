@@ -9,6 +9,7 @@ import { uiText, languageOf } from '../config/ui-text.js';
 import { processEnvironment } from '../config/process-environment.js';
 import { FlowerError } from '../errors.js';
 import type { EventSink } from '../events/flower-event.js';
+import { errorText } from '../internal/error-text.js';
 import type { StepResult } from '../runtime/step-result.js';
 import type { Continuity } from './continuity.js';
 import type { RuntimeLike } from './runtime-like.js';
@@ -18,7 +19,7 @@ import type { Ctx, Step } from './step.js';
 import { renderStep } from './render-step.js';
 import { handoffEdited, sha256Of } from '../runtime/handoff-files.js';
 import { readFileSync } from 'node:fs';
-import { errorText, stepEndEvent, stepEvent, warningEvent } from './workflow-events.js';
+import { stepEndEvent, stepEvent, warningEvent } from './workflow-events.js';
 
 /** `error` of a step the runtime stopped because of a signal or an aborted `signal` (Runtime.KILLED). */
 const KILLED = 'killed-by-signal';
