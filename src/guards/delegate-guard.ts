@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { ASK_TOOL, INBOX_TOOL } from '../roles/channel-like.js';
+import { ASK_TOOL, INBOX_TOOL } from '../human/human-tool-names.js';
 import { workbenchPlaces, type WorkbenchLike } from '../roles/workbench-places.js';
 import { isEphemeral } from './ephemeral-command.js';
 import type { Guard, GuardDecision } from './guard.js';

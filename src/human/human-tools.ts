@@ -12,10 +12,8 @@ import { z } from 'zod';
 import { createSdkMcpServer, tool, type McpServerConfig } from '../agent/claude-sdk.js';
 import type { HumanChannel, Mail } from './human-channel.js';
 
-/** The ask tool as the model calls it. */
-export const ASK_TOOL = 'mcp__human__ask';
-/** The inbox tool as the model calls it. */
-export const INBOX_TOOL = 'mcp__human__inbox';
+// Defined in human-tool-names.ts; passed on here because the public API exports them from this module.
+export { ASK_TOOL, INBOX_TOOL } from './human-tool-names.js';
 
 /** The inbox tool's reply when nothing is waiting. */
 export const INBOX_EMPTY = 'Inbox empty; carry on.';

@@ -11,7 +11,8 @@ import type { AgentDefinition, PermissionMode } from '../agent/claude-sdk.js';
 import type { CompactPolicy } from '../agent/compact-policy.js';
 import type { HooksConfig } from '../guards/hooks.js';
 import { TASK_LIST_TOOLS } from '../guards/tool-groups.js';
-import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
+import { ASK_TOOL, INBOX_TOOL } from '../human/human-tool-names.js';
+import type { ChannelLike } from './channel-like.js';
 import { loadPrompt } from './load-prompt.js';
 import { workbenchPlaces, type WorkbenchLike } from './workbench-places.js';
 
