@@ -104,6 +104,8 @@ export class Runtime {
   #sandboxChecked = false;
   /** False when the configuration turned the Bash sandbox off. */
   readonly #sandbox: boolean;
+  /** A yes from git (or the caller) that the workspace is a work tree: git is not asked again every step. */
+  #gitWorkTree: boolean;
 
   /** Throws `FlowerError` `CREDENTIALS_MISSING` (with the four-line message) before touching the disk. */
   constructor(options: RuntimeOptions) {
@@ -111,6 +113,7 @@ export class Runtime {
     this.#env = config.env;
     this.#lang = config.lang ?? languageOf(config.env);
     this.#sandbox = config.sandbox ?? true;
+    this.#gitWorkTree = options.gitWorkTree === true;
     const missing = checkCredentials(this.#env);
     if (missing !== null) throw new FlowerError('CREDENTIALS_MISSING', missing);
     this.resilience = resilienceFrom(options.resilience, config);
@@ -324,9 +327,11 @@ export class Runtime {
    */
   #prepareIsolation(spec: AgentSpec): void {
     if (isolatedRoles(spec.agents ?? {}).size === 0) return;
-    if (!isGitWorkTree(this.workspace)) {
+    // Only a yes is remembered: after a no, a caller may run `git init` and try the same runtime again.
+    if (!this.#gitWorkTree && !isGitWorkTree(this.workspace)) {
       throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: this.workspace }, this.#lang));
     }
+    this.#gitWorkTree = true;
     excludeWorktrees(this.workspace);
   }
 
