@@ -25,7 +25,7 @@ import { stepEndEvent, stepEvent, warningEvent } from './workflow-events.js';
 const KILLED = 'killed-by-signal';
 
 /** Everything a step needs from the surrounding run. */
-export interface StepRun {
+export interface SurroundingRun {
   readonly rt: RuntimeLike;
   readonly ctx: Ctx;
   /** The guarded sink (null when nobody listens); every event goes through it. */
@@ -54,7 +54,7 @@ interface Start {
 }
 
 /** Runs `s` to the end of its attempts and applies its outcome to the context. */
-export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
+export async function runStep(s: Step, run: SurroundingRun): Promise<StepOutcome> {
   const { ctx, sink } = run;
   const name = s.name;
   const tally = { attempts: 0, costUsd: 0 };
@@ -84,7 +84,7 @@ export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
         sink?.(warningEvent('session_missing', text, name));
       }
       tally.attempts++;
-      result = await runAttempt(s, label, current, run);
+      result = await runWithLineage(s, label, current, run);
       tally.costUsd += result.costUsd;
       if (result.error === KILLED || run.signal?.aborted === true) break;
       try {
@@ -100,7 +100,7 @@ export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
       }
     }
     if (result === null) throw new Error(`step '${name}' ran no attempt`);
-    return await settle(s, result, passed, aborted, tally, run);
+    return await recordOutcome(s, result, passed, aborted, tally, run);
   } catch (error) {
     sink?.(
       stepEndEvent(name, {
@@ -136,7 +136,12 @@ async function nextStart(s: Step, result: StepResult, initial: Start, ctx: Ctx):
 }
 
 /** One `rt.run` with the lineage hook in front of the runtime's own `onSession`, restored afterwards. */
-async function runAttempt(s: Step, label: string, start: Start, run: StepRun): Promise<StepResult> {
+async function runWithLineage(
+  s: Step,
+  label: string,
+  start: Start,
+  run: SurroundingRun,
+): Promise<StepResult> {
   const { rt, continuity } = run;
   const previous = rt.onSession;
   const previousHandoff = rt.onHandoff;
@@ -177,13 +182,13 @@ async function runAttempt(s: Step, label: string, start: Start, run: StepRun): P
 }
 
 /** Records the final result, tells `onStep`, and writes (or withholds) the step's context value. */
-async function settle(
+async function recordOutcome(
   s: Step,
   result: StepResult,
   passed: boolean,
   aborted: string | null,
   tally: { attempts: number; costUsd: number },
-  run: StepRun,
+  run: SurroundingRun,
 ): Promise<StepOutcome> {
   const { ctx } = run;
   const name = s.name;
@@ -224,7 +229,7 @@ async function settle(
  * so (re-read it; the edited version prevails), one line goes to the screen, and the new hash is recorded
  * so the note is given once per edit.
  */
-function withEditedHandoff(name: string, prompt: string, run: StepRun): string {
+function withEditedHandoff(name: string, prompt: string, run: SurroundingRun): string {
   const lineage = run.continuity?.lineage;
   const recorded = lineage?.handoffHash(name) ?? null;
   if (lineage === undefined || recorded === null || !handoffEdited(recorded.path, recorded.sha256))
