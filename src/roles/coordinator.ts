@@ -60,16 +60,51 @@ export interface CoordinatorOptions {
   workbench?: WorkbenchLike | null;
 }
 
+/** All parameters of {@link coordinator} in one object. */
+export interface CoordinatorParameters extends CoordinatorOptions {
+  name: string;
+  /** The caller's own instructions, appended after the role's rules; none by default. */
+  instructions?: string;
+  /** The roles it can dispatch (build them with `worker()`). */
+  workers: Record<string, AgentDefinition>;
+}
+
 /**
- * A coordinator spec. `instructions` are the caller's own, appended after the role's rules; `workers` are
- * the roles it can dispatch (build them with `worker()`).
+ * A coordinator spec from one object (the preferred form): `instructions` are the caller's own, appended
+ * after the role's rules; `workers` are the roles it can dispatch (build them with `worker()`).
+ *
+ * @example coordinator({ name: 'lead', workers: { coder }, channel })
+ */
+export function coordinator(parameters: CoordinatorParameters): AgentSpec;
+/**
+ * A coordinator spec, positional form of the public API: `instructions` are the caller's own, appended after
+ * the role's rules; `workers` are the roles it can dispatch. Same as `coordinator({ name, instructions, workers, ... })`.
  */
 export function coordinator(
   name: string,
   instructions: string,
   workers: Record<string, AgentDefinition>,
-  options: CoordinatorOptions = {},
+  options?: CoordinatorOptions,
+): AgentSpec;
+export function coordinator(
+  first: string | CoordinatorParameters,
+  ownInstructions = '',
+  roles: Record<string, AgentDefinition> = {},
+  given: CoordinatorOptions = {},
 ): AgentSpec {
+  if (typeof first === 'object' && first !== null) {
+    const {
+      name: objectName,
+      instructions: objectInstructions = '',
+      workers: objectWorkers,
+      ...rest
+    } = first;
+    return coordinator(objectName, objectInstructions, objectWorkers, rest);
+  }
+  const name = first;
+  const instructions = ownInstructions;
+  const workers = roles;
+  const options = given;
   const channel = options.channel ?? null;
   const glance = options.glance ?? true;
   const places = workbenchPlaces(options.workbench);
