@@ -24,12 +24,10 @@ import { workbenchPlaces, type WorkbenchLike } from './workbench-places.js';
 const MERGED_UP_TOOLS: readonly string[] = ['WebFetch', 'WebSearch'];
 
 // The lines of the rule text that follow `canRead` and `glance`.
-const READING = 'Read a report or a note when a decision needs it. One at a time, on demand.';
-const NO_READING = 'Do not read files yourself: ask a worker for the conclusion.';
-const GLANCE =
-  'Bash is for side-effect-free glances only: `git status`, `ls`, `cat`. Never `cd`: pass paths instead. ' +
-  'Anything else is refused. A glance goes stale after a few turns: run it again rather than trust what you remember.';
-const NO_GLANCE = 'You have no Bash: a worker runs every command.';
+const READING = loadPrompt('coordinator-reading');
+const NO_READING = loadPrompt('coordinator-no-reading');
+const GLANCE = loadPrompt('coordinator-glance');
+const NO_GLANCE = loadPrompt('coordinator-no-glance');
 
 /** Options of {@link coordinator}. */
 export interface CoordinatorOptions {
