@@ -9,6 +9,7 @@ import { CommanderError } from '@commander-js/extra-typings';
 import { displayPath, userEnvFile } from '../config/config-dir.js';
 import { languageOf, uiText } from '../config/ui-text.js';
 import { isFlowerError } from '../errors.js';
+import { errorText } from '../internal/error-text.js';
 import { sanitizeLine } from '../render/sanitize.js';
 import { useColor } from './cli-io.js';
 import { writeErrorLines } from './error-lines.js';
@@ -111,7 +112,7 @@ async function reportError(error: unknown, context: CommandContext): Promise<num
     await writeErrorLines(io.stderr, `${prefix}${error.message}`);
     return error.exitCode;
   }
-  const described = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const described = errorText(error);
   await writeErrorLines(io.stderr, uiText('err.unexpected', { e: described }, languageOf(io.env)));
   if (io.env['FLOWER_DEBUG'] && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return 1;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isRecord } from '../internal/is-record.js';
 import { messagesOf } from '../testing/request-matching.js';
 
 /** One tool result as the model sees it. */
@@ -22,10 +23,6 @@ export interface Conversation {
   lastUser: string;
   /** The tool results sent since the model last spoke. */
   results: SeenResult[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The system prompt's text, whether sent as a string or as blocks. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isEphemeral } from '../guards/ephemeral-command.js';
 import { TIMEOUT_TEXT } from '../human/channel-texts.js';
 import { HumanChannel } from '../human/human-channel.js';
-import { ASK_TOOL } from '../human/human-tools.js';
+import { ASK_TOOL } from '../guards/human-tool-names.js';
 import { Bequest, bequestPrompt } from '../roles/bequest.js';
 import { Brief } from '../roles/brief.js';
 import { Goal } from '../roles/goal.js';

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { ASK_TOOL } from '../human/human-tools.js';
+import { ASK_TOOL } from '../guards/human-tool-names.js';
 import { setGoalInstructions, verdictInstructions } from '../roles/judge.js';
 import { text, toolUse, type ContentBlock } from '../testing/content-blocks.js';
 import { message, type FakeResponse, type Usage } from '../testing/fake-response.js';

@@ -124,6 +124,15 @@ describe('delegateGuard', () => {
     expect(reasonOf(await guard.decide(call('Edit')))).toMatch(/^Edit is not available to the coordinator/);
   });
 
+  test('takes the hands-on tools as a list too', async () => {
+    const guard = delegateGuard({ tools: ['Write', 'NotebookEdit'] });
+    expect(reasonOf(await guard.decide(call('Write')))).toMatch(/^The coordinator does not use Write itself/);
+    expect(reasonOf(await guard.decide(call('NotebookEdit')))).toMatch(
+      /^The coordinator does not use NotebookEdit/,
+    );
+    expect(reasonOf(await guard.decide(call('Edit')))).toMatch(/^Edit is not available to the coordinator/);
+  });
+
   test('passes every subagent call, hands-on tools included', async () => {
     const guard = delegateGuard();
     for (const tool of ['Write', 'Bash', 'Read', 'WebFetch']) {

@@ -36,8 +36,11 @@ export const DELEGATE_ALLOWED: readonly string[] = Object.freeze([
 
 /** Options of {@link delegateGuard}. */
 export interface DelegateGuardOptions {
-  /** `|`-separated hands-on tools; their denial says the work belongs to a worker. Default {@link HANDS_ON}. */
-  tools?: string;
+  /**
+   * The hands-on tools, whose denial says the work belongs to a worker: a list (preferred) or one
+   * `|`-separated string (the form the public API first listed). Default {@link HANDS_ON}.
+   */
+  tools?: readonly string[] | string;
   /** Let Bash through when the command is a glance (`isEphemeral`). Default false. */
   allowGlance?: boolean;
   /** The workbench whose artifacts folder the denial names (D13); none: the default location. */
@@ -50,7 +53,10 @@ export interface DelegateGuardOptions {
  * denied with directions to dispatch a worker. Subagents: pass.
  */
 export function delegateGuard(options: DelegateGuardOptions = {}): Guard {
-  const handsOn = new Set((options.tools ?? HANDS_ON).split('|').filter((tool) => tool !== ''));
+  const tools = options.tools ?? HANDS_ON;
+  const handsOn = new Set(
+    (typeof tools === 'string' ? tools.split('|') : tools).filter((tool) => tool !== ''),
+  );
   const allowGlance = options.allowGlance ?? false;
   const artifacts = workbenchPlaces(options.workbench).artifacts;
   const allowed = new Set(DELEGATE_ALLOWED);

@@ -13,6 +13,7 @@ import type {
 } from '../agent/claude-sdk.js';
 import type { HooksConfig } from '../agent/agent-spec.js';
 import type { Guard, GuardDecision, ToolHookInput } from './guard.js';
+import { errorText } from '../internal/error-text.js';
 
 export type { HooksConfig };
 
@@ -115,8 +116,4 @@ function toOutput(event: ToolHookInput['event'], decision: GuardDecision): HookJ
       if (event !== 'PostToolUse') return {};
       return { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: decision.output } };
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -21,6 +21,7 @@
  * @module
  */
 import { readFileSync, statSync } from 'node:fs';
+import { isRecord } from '../internal/is-record.js';
 
 /** Saves `text` and returns the pointer that replaces it. */
 export type Stash = (text: string) => string;
@@ -230,8 +231,4 @@ function isLong(text: string, threshold: number): boolean {
 
 function isTextBlock(value: unknown): value is { type: 'text'; text: string } {
   return isRecord(value) && value['type'] === 'text' && typeof value['text'] === 'string';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

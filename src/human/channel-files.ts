@@ -9,6 +9,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { errorMessage } from '../internal/error-text.js';
 
 import type { Ask, Mail } from './human-channel.js';
 
@@ -52,7 +53,7 @@ export function clockTime(date: Date): string {
 
 /** The error text of a failed file operation, for `uiErrors`. */
 function failure(what: string, path: string, error: unknown): string {
-  return `${what} ${path}: ${error instanceof Error ? error.message : String(error)}`;
+  return `${what} ${path}: ${errorMessage(error)}`;
 }
 
 /** Appends `lines` to the Q&A log at `path`, creating it with its title. Returns an error text or null. */

@@ -16,9 +16,11 @@
  */
 import type { McpServerConfig } from '../agent/claude-sdk.js';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
+import { errorMessage } from '../internal/error-text.js';
 import { AMEND_LABELS, appendAmendment, appendQaLog, askLogLines, mailLogLines } from './channel-files.js';
 import { DECLINED_TEXT, INVALID_TEXT, OVER_BUDGET_TEXT, TIMEOUT_TEXT } from './channel-texts.js';
-import { ASK_TOOL, humanMcpServers, INBOX_TOOL } from './human-tools.js';
+import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
+import { humanMcpServers } from './human-tools.js';
 
 export { AMEND_LABELS } from './channel-files.js';
 export { DECLINED_TEXT, INVALID_TEXT, OVER_BUDGET_TEXT, TIMEOUT_TEXT } from './channel-texts.js';
@@ -381,9 +383,7 @@ export class HumanChannel {
     try {
       this.onEvent?.(event);
     } catch (error) {
-      this.uiErrors.push(
-        `event sink (${event.kind}): ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.uiErrors.push(`event sink (${event.kind}): ${errorMessage(error)}`);
     }
   }
 }

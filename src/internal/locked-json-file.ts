@@ -23,6 +23,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { errorMessage } from './error-text.js';
 
 /** A lock older than this is taken over: its owner died without removing it (runtime.md §4). */
 export const DEFAULT_STALE_MS = 30_000;
@@ -77,13 +78,13 @@ export class LockedJsonFile {
       text = readFileSync(this.path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-      return { kind: 'unreadable', reason: errorText(error) };
+      return { kind: 'unreadable', reason: errorMessage(error) };
     }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      return { kind: 'unreadable', reason: errorText(error) };
+      return { kind: 'unreadable', reason: errorMessage(error) };
     }
     return this.#accepts(value)
       ? { kind: 'parsed', value }
@@ -224,8 +225,4 @@ function releaseLock(lock: HeldLock): void {
 
 function sleepSync(milliseconds: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, milliseconds);
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

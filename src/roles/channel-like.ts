@@ -12,6 +12,3 @@ export interface ChannelLike {
   /** The `human` MCP server that exposes `ask` and `inbox`. */
   mcpServers(): Record<string, McpServerConfig>;
 }
-
-// The human server's tool names sit lower, with the guards that also name them; roles take them from here.
-export { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';

@@ -8,7 +8,8 @@
  * @module
  */
 import { agentSpec, type AgentSpec } from '../agent/agent-spec.js';
-import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
+import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
+import type { ChannelLike } from './channel-like.js';
 import { loadPrompt } from './load-prompt.js';
 
 /** Options of {@link clarify}. */

@@ -166,6 +166,23 @@ describe('coordinator', () => {
       backgroundAgents: true,
     });
   });
+
+  test('takes one object as well: the same spec as the positional form', () => {
+    const fromObject = coordinator({
+      name: 'lead',
+      instructions: 'Keep changes small.',
+      workers: { coder },
+      channel,
+      glance: false,
+    });
+    expect(fromObject).toEqual(
+      coordinator('lead', 'Keep changes small.', { coder }, { channel, glance: false }),
+    );
+    expect(fromObject.name).toBe('lead');
+    expect(fromObject.instructions).toContain('Keep changes small.');
+    expect(Object.keys(fromObject.agents ?? {})).toEqual(['coder']);
+    expect(coordinator({ name: 'bare', workers: { coder } })).toEqual(coordinator('bare', '', { coder }));
+  });
 });
 
 describe('coordinator rule text', () => {

@@ -11,7 +11,8 @@ import type { AgentDefinition, PermissionMode } from '../agent/claude-sdk.js';
 import type { CompactPolicy } from '../agent/compact-policy.js';
 import type { HooksConfig } from '../guards/hooks.js';
 import { TASK_LIST_TOOLS } from '../guards/tool-groups.js';
-import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
+import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
+import type { ChannelLike } from './channel-like.js';
 import { loadPrompt } from './load-prompt.js';
 import { workbenchPlaces, type WorkbenchLike } from '../workbench/workbench-places.js';
 
@@ -23,12 +24,10 @@ import { workbenchPlaces, type WorkbenchLike } from '../workbench/workbench-plac
 const MERGED_UP_TOOLS: readonly string[] = ['WebFetch', 'WebSearch'];
 
 // The lines of the rule text that follow `canRead` and `glance`.
-const READING = 'Read a report or a note when a decision needs it. One at a time, on demand.';
-const NO_READING = 'Do not read files yourself: ask a worker for the conclusion.';
-const GLANCE =
-  'Bash is for side-effect-free glances only: `git status`, `ls`, `cat`. Never `cd`: pass paths instead. ' +
-  'Anything else is refused. A glance goes stale after a few turns: run it again rather than trust what you remember.';
-const NO_GLANCE = 'You have no Bash: a worker runs every command.';
+const READING = loadPrompt('coordinator-reading');
+const NO_READING = loadPrompt('coordinator-no-reading');
+const GLANCE = loadPrompt('coordinator-glance');
+const NO_GLANCE = loadPrompt('coordinator-no-glance');
 
 /** Options of {@link coordinator}. */
 export interface CoordinatorOptions {
@@ -59,16 +58,51 @@ export interface CoordinatorOptions {
   workbench?: WorkbenchLike | null;
 }
 
+/** All parameters of {@link coordinator} in one object. */
+export interface CoordinatorParameters extends CoordinatorOptions {
+  name: string;
+  /** The caller's own instructions, appended after the role's rules; none by default. */
+  instructions?: string;
+  /** The roles it can dispatch (build them with `worker()`). */
+  workers: Record<string, AgentDefinition>;
+}
+
 /**
- * A coordinator spec. `instructions` are the caller's own, appended after the role's rules; `workers` are
- * the roles it can dispatch (build them with `worker()`).
+ * A coordinator spec from one object (the preferred form): `instructions` are the caller's own, appended
+ * after the role's rules; `workers` are the roles it can dispatch (build them with `worker()`).
+ *
+ * @example coordinator({ name: 'lead', workers: { coder }, channel })
+ */
+export function coordinator(parameters: CoordinatorParameters): AgentSpec;
+/**
+ * A coordinator spec, positional form of the public API: `instructions` are the caller's own, appended after
+ * the role's rules; `workers` are the roles it can dispatch. Same as `coordinator({ name, instructions, workers, ... })`.
  */
 export function coordinator(
   name: string,
   instructions: string,
   workers: Record<string, AgentDefinition>,
-  options: CoordinatorOptions = {},
+  options?: CoordinatorOptions,
+): AgentSpec;
+export function coordinator(
+  first: string | CoordinatorParameters,
+  ownInstructions = '',
+  roles: Record<string, AgentDefinition> = {},
+  given: CoordinatorOptions = {},
 ): AgentSpec {
+  if (typeof first === 'object' && first !== null) {
+    const {
+      name: objectName,
+      instructions: objectInstructions = '',
+      workers: objectWorkers,
+      ...rest
+    } = first;
+    return coordinator(objectName, objectInstructions, objectWorkers, rest);
+  }
+  const name = first;
+  const instructions = ownInstructions;
+  const workers = roles;
+  const options = given;
   const channel = options.channel ?? null;
   const glance = options.glance ?? true;
   const places = workbenchPlaces(options.workbench);

@@ -18,7 +18,8 @@
 import { agentSpec, type AgentSpec } from '../agent/agent-spec.js';
 import { toHooks } from '../guards/hooks.js';
 import { inspectGuard } from '../guards/inspect-guard.js';
-import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
+import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
+import type { ChannelLike } from './channel-like.js';
 import { loadPrompt } from './load-prompt.js';
 
 /** Options of {@link judge}. */

@@ -46,9 +46,22 @@ describe('loadPrompt', () => {
     const folder = new URL('./prompts/', import.meta.url);
     const files = readdirSync(folder).filter((name) => name.endsWith('.md'));
     expect(files.sort()).toEqual([
+      'ask-declined.md',
+      'ask-invalid.md',
+      'ask-over-budget.md',
+      'ask-timeout.md',
+      'ask-tool.md',
       'clarifier.md',
+      'coder-description.md',
+      'coder.md',
       'coordinator-channel.md',
+      'coordinator-glance.md',
+      'coordinator-no-glance.md',
+      'coordinator-no-reading.md',
+      'coordinator-reading.md',
       'coordinator.md',
+      'inbox-empty.md',
+      'inbox-tool.md',
       'judge.md',
       'oracle.md',
       'worker.md',

@@ -83,4 +83,16 @@ describe('worker', () => {
   test('refuses an empty description: the coordinator picks a worker by it', () => {
     expect(() => worker(' ', 'Implement.')).toThrow(/description is empty/);
   });
+
+  test('takes one object as well: the same definition as the positional form', () => {
+    const fromObject = worker({
+      description: 'Writes code.',
+      prompt: 'Implement.',
+      tools: ['Read'],
+      isolate: true,
+    });
+    expect(fromObject).toEqual(worker('Writes code.', 'Implement.', { tools: ['Read'], isolate: true }));
+    expect(fromObject.prompt).toMatch(/^Implement\./);
+    expect(wantsIsolation(fromObject)).toBe(true);
+  });
 });

@@ -46,11 +46,38 @@ export interface WorkerOptions {
   isolate?: boolean;
 }
 
+/** All parameters of {@link worker} in one object. */
+export interface WorkerParameters extends WorkerOptions {
+  /** How the coordinator picks it: say *when* to use it. */
+  description: string;
+  /** The role's own instructions, followed by {@link WORKER_RULES} unless `discipline` is false. */
+  prompt: string;
+}
+
 /**
- * A worker role. `description` is how the coordinator picks it, so say *when* to use it; `prompt` is the
- * role's own instructions, followed by {@link WORKER_RULES} unless `discipline` is false.
+ * A worker role from one object (the preferred form). `description` is how the coordinator picks it, so
+ * say *when* to use it; `prompt` is the role's own instructions, followed by {@link WORKER_RULES} unless
+ * `discipline` is false.
+ *
+ * @example worker({ description: 'Use for any code change.', prompt: 'Implement; run the tests.', isolate: true })
  */
-export function worker(description: string, prompt: string, options: WorkerOptions = {}): AgentDefinition {
+export function worker(parameters: WorkerParameters): AgentDefinition;
+/**
+ * A worker role, positional form of the public API; the same as `worker({ description, prompt, ... })`.
+ */
+export function worker(description: string, prompt: string, options?: WorkerOptions): AgentDefinition;
+export function worker(
+  first: string | WorkerParameters,
+  ownPrompt = '',
+  given: WorkerOptions = {},
+): AgentDefinition {
+  if (typeof first === 'object' && first !== null) {
+    const { description: objectDescription, prompt: objectPrompt, ...rest } = first;
+    return worker(objectDescription, objectPrompt, rest);
+  }
+  const description = first;
+  const prompt = ownPrompt;
+  const options = given;
   if (description.trim() === '') {
     throw new Error('worker(): the description is empty; say when the coordinator should pick this worker.');
   }

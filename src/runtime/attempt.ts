@@ -14,6 +14,7 @@ import { uiText, humanDuration, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent, ResultEvent } from '../events/flower-event.js';
 import { normalize } from '../events/normalize.js';
 import { StreamMeter } from '../events/stream-meter.js';
+import { errorText } from '../internal/error-text.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { redactingStore } from '../session/redact-credentials.js';
 import { trimReport } from '../session/trim-report.js';
@@ -22,7 +23,7 @@ import { savedCost } from './cost-ledger.js';
 import { observeStore } from './observed-store.js';
 import { StallWatchdog } from './stall-watchdog.js';
 import { errorOutcome, recordOutcome, type EndedOutcome, type StepOutcome } from './step-outcome.js';
-import { errorText, type StepRun } from './step-run.js';
+import type { StepRun } from './step-run.js';
 
 /** What one attempt sends. */
 export interface AttemptPlan {

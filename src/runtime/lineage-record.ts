@@ -5,6 +5,8 @@
  * @module
  */
 
+import { isRecord } from '../internal/is-record.js';
+
 /** The hash recorded when a handoff document was written (decision 23). */
 export interface HandoffHash {
   path: string;
@@ -44,11 +46,6 @@ const KNOWN_KEYS = new Set([
   'steps',
   'handoffs',
 ]);
-
-/** True for a JSON object (the only shape `lineage.json` may have). */
-export function isRecordObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A record with no identity, no steps and no wakes. */
 export function emptyRecord(): LineageRecord {
@@ -115,7 +112,7 @@ export function englishStep(step: string): string {
 
 function readSteps(value: unknown): Record<string, string> {
   const steps: Record<string, string> = {};
-  if (!isRecordObject(value)) return steps;
+  if (!isRecord(value)) return steps;
   for (const [step, sessionId] of englishFirst(value)) {
     const name = englishStep(step);
     const id = nonEmptyString(sessionId);
@@ -126,9 +123,9 @@ function readSteps(value: unknown): Record<string, string> {
 
 function readHandoffs(value: unknown): Record<string, HandoffHash> {
   const handoffs: Record<string, HandoffHash> = {};
-  if (!isRecordObject(value)) return handoffs;
+  if (!isRecord(value)) return handoffs;
   for (const [step, hash] of englishFirst(value)) {
-    if (!isRecordObject(hash)) continue;
+    if (!isRecord(hash)) continue;
     const path = nonEmptyString(hash['path']);
     const sha256 = nonEmptyString(hash['sha256']);
     const name = englishStep(step);

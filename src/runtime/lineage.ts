@@ -12,12 +12,12 @@ import { join, relative, resolve, sep } from 'node:path';
 import { projectKey as projectKeyOf } from '../agent/project-key.js';
 import { uiText, type CatalogKey, type Lang } from '../config/ui-text.js';
 import type { WarningCode } from '../events/flower-event.js';
+import { isRecord } from '../internal/is-record.js';
 import { LockedJsonFile, moveAside } from '../internal/locked-json-file.js';
 import { claimArchiveFolder, moveIntoFolder } from './archive-folder.js';
 import {
   copyRecord,
   emptyRecord,
-  isRecordObject,
   readRecord,
   usableStep,
   writeRecord,
@@ -295,7 +295,7 @@ export class Lineage {
 
   /** What to merge into: the file's lineage when it is this one, else this instance's state before the change. */
   #baseFor(current: unknown, before: LineageRecord): LineageRecord {
-    if (isRecordObject(current)) {
+    if (isRecord(current)) {
       const disk = readRecord(current);
       const same =
         (disk.lineageId !== null && disk.lineageId === before.lineageId) ||
@@ -315,7 +315,7 @@ export class Lineage {
 }
 
 function lineageFile(path: string): LockedJsonFile {
-  return new LockedJsonFile(path, { accepts: isRecordObject });
+  return new LockedJsonFile(path, { accepts: isRecord });
 }
 
 /** The resolved workspace, its path from the run directory and its project key (decision 19). */
@@ -339,7 +339,7 @@ function realOrResolved(path: string): string {
 }
 
 function matchRecord(value: unknown, here: Here): Match {
-  if (!isRecordObject(value)) return { kind: 'missing' };
+  if (!isRecord(value)) return { kind: 'missing' };
   const record = readRecord(value);
   if (record.workspace === here.workspace) return { kind: 'same', record };
   if (record.workspaceRel !== null && record.workspaceRel === here.workspaceRel) {

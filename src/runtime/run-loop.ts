@@ -89,7 +89,7 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       const pending = run.interrupt;
       run.interrupt = null;
       if (pending === null || result.sessionId === null) return;
-      const words = await settle(pending.message, signal);
+      const words = await typedMessage(pending.message, signal);
       if (run.aborted) continue;
       run.emit({
         kind: 'retry',
@@ -294,7 +294,7 @@ function emitWait(run: StepRun, deps: LoopDeps, notice: WaitNotice): void {
 }
 
 /** The interrupt message once typed; a failed or rejected one, or an abort meanwhile, counts as nothing said. */
-async function settle(message: string | PromiseLike<string>, signal: AbortSignal): Promise<string> {
+async function typedMessage(message: string | PromiseLike<string>, signal: AbortSignal): Promise<string> {
   if (typeof message === 'string') return message;
   let onAbort = (): void => undefined;
   const aborted = new Promise<string>((resolve) => {

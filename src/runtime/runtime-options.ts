@@ -34,6 +34,11 @@ export interface RuntimeOptions {
    * the index and spill hooks, and specs with `workbench: true` get the index in their first message.
    */
   workbench?: Workbench | boolean;
+  /**
+   * Whether the workspace is a git work tree, when the caller has already asked git; otherwise the runtime
+   * asks at the first step with isolated workers and remembers a yes.
+   */
+  gitWorkTree?: boolean;
   /** Results of this many characters or more are spilled to the workbench; 4000 by default; null or 0 = never. */
   spillThreshold?: number | null;
   /** A `Resilience`, its settings, or a boolean (false: one attempt per step, no waiting). */

@@ -18,6 +18,7 @@ import { loadConfig, type FlowerConfig } from '../config/load-config.js';
 import { languageOf, uiText, type Lang } from '../config/ui-text.js';
 import { FlowerError } from '../errors.js';
 import type { FlowerEvent } from '../events/flower-event.js';
+import { errorText } from '../internal/error-text.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { PrunePolicy } from '../session/prune-policy.js';
 import { PruningSessionStore } from '../session/pruning-session-store.js';
@@ -37,7 +38,7 @@ import { attemptOptions, resilienceFrom, wantedModel, type AttemptContext } from
 import { newRunId } from './run-id.js';
 import { sessionEntries } from './session-entries.js';
 import { errorOutcome, HANDOFF_DUE, INTERRUPTED, KILLED, recordOutcome } from './step-outcome.js';
-import { errorText, StepRun } from './step-run.js';
+import { StepRun } from './step-run.js';
 import type { StepResult } from './step-result.js';
 import { isolatedRoles } from '../guards/agent-input-guard.js';
 import { benchFor } from '../workbench/bench-for.js';
@@ -103,6 +104,8 @@ export class Runtime {
   #sandboxChecked = false;
   /** False when the configuration turned the Bash sandbox off. */
   readonly #sandbox: boolean;
+  /** A yes from git (or the caller) that the workspace is a work tree: git is not asked again every step. */
+  #gitWorkTree: boolean;
 
   /** Throws `FlowerError` `CREDENTIALS_MISSING` (with the four-line message) before touching the disk. */
   constructor(options: RuntimeOptions) {
@@ -110,6 +113,7 @@ export class Runtime {
     this.#env = config.env;
     this.#lang = config.lang ?? languageOf(config.env);
     this.#sandbox = config.sandbox ?? true;
+    this.#gitWorkTree = options.gitWorkTree === true;
     const missing = checkCredentials(this.#env);
     if (missing !== null) throw new FlowerError('CREDENTIALS_MISSING', missing);
     this.resilience = resilienceFrom(options.resilience, config);
@@ -323,9 +327,11 @@ export class Runtime {
    */
   #prepareIsolation(spec: AgentSpec): void {
     if (isolatedRoles(spec.agents ?? {}).size === 0) return;
-    if (!isGitWorkTree(this.workspace)) {
+    // Only a yes is remembered: after a no, a caller may run `git init` and try the same runtime again.
+    if (!this.#gitWorkTree && !isGitWorkTree(this.workspace)) {
       throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: this.workspace }, this.#lang));
     }
+    this.#gitWorkTree = true;
     excludeWorktrees(this.workspace);
   }
 

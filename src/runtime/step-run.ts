@@ -9,6 +9,7 @@ import type { EventSink, FlowerEvent } from '../events/flower-event.js';
 import type { ContextWatermark } from './context-watermark.js';
 import { CostLedger } from './cost-ledger.js';
 import { newStepResult, type StepResult } from './step-result.js';
+import { errorText } from '../internal/error-text.js';
 
 /** A human interrupt waiting for the next message boundary; `message` may still be being typed. */
 export interface PendingInterrupt {
@@ -150,9 +151,4 @@ export class StepRun {
   recordUiError(what: string, error: unknown): void {
     this.#hooks.uiErrors.push(`${what}: ${errorText(error)}`);
   }
-}
-
-/** `Name: message` for an Error, the string otherwise. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -9,9 +9,10 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SqliteSessionStore } from '../session/sqlite-session-store.js';
+import { notesFile } from '../workbench/notes-file.js';
 import { workbenchPath } from '../workbench/workbench-path.js';
 import { Lineage } from './lineage.js';
-import { briefComplete, goalCheckCount, noteFile } from './wake-documents.js';
+import { briefComplete, goalCheckCount } from './wake-documents.js';
 
 /** The session store's file name inside the run directory. */
 const SESSIONS_FILE = 'sessions.db';
@@ -51,8 +52,8 @@ export function wakeState(workspace = '.', options: WakeStateOptions = {}): Wake
   const root = realOrResolved(workspace);
   const runDir = options.runDir === undefined ? join(root, 'runs') : resolve(options.runDir);
   const notes = join(workbenchPath(root, { isolate: options.isolate ?? false }), 'notes');
-  const brief = options.briefName === undefined ? noteFile(notes, 'brief') : join(notes, options.briefName);
-  const goal = options.goalName === undefined ? noteFile(notes, 'goal') : join(notes, options.goalName);
+  const brief = options.briefName === undefined ? notesFile(notes, 'brief') : join(notes, options.briefName);
+  const goal = options.goalName === undefined ? notesFile(notes, 'goal') : join(notes, options.goalName);
   const lineage = Lineage.open(runDir, root, { readonly: true });
   const workSession = lineage.steps['work'];
   const keys = [lineage.projectKey, ...(lineage.rekey === null ? [] : [lineage.rekey.from])];

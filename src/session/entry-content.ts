@@ -7,17 +7,13 @@
  * @module
  */
 import type { SessionStoreEntry } from '../agent/claude-sdk.js';
+import { isRecord } from '../internal/is-record.js';
 
 /** One transcript entry as the SDK mirrors it to a session store (opaque JSON with `type`, maybe `uuid`). */
 export type Entry = SessionStoreEntry;
 
 /** A content block of a message (`text`, `thinking`, `tool_use`, `tool_result`, `image`, …). */
 export type ContentBlock = Record<string, unknown> & { type?: unknown };
-
-/** True for a plain (non-array, non-null) object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The entry's `message` object, if it has one. */
 export function messageOf(entry: Entry): Record<string, unknown> | null {

@@ -11,6 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { errorMessage } from '../internal/error-text.js';
+import { isRecord } from '../internal/is-record.js';
 
 import { text } from './content-blocks.js';
 import type { FakeScript } from './fake-script.js';
@@ -56,14 +58,6 @@ function parseJson(raw: string): unknown {
   } catch {
     return raw;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

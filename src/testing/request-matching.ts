@@ -8,6 +8,7 @@
  * @module
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { isRecord } from '../internal/is-record.js';
 
 /** One request the fake received, as recorded and as handed to the script. */
 export interface FakeRequest {
@@ -42,10 +43,6 @@ export function redactHeaders(headers: IncomingHttpHeaders): Record<string, stri
     copy[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return copy;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The messages of a request body (empty when the body has none). */

@@ -8,14 +8,15 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 
 import { isPathInside } from './path-inside.js';
 import { renderWorkbenchBlock } from './workbench-block.js';
 import { renderIndex, workbenchSections } from './workbench-index.js';
 import type { WorkbenchSection } from './workbench-index.js';
-import { NOTES, NOTES_ZH, workbenchPath } from './workbench-path.js';
+import { notesFile } from './notes-file.js';
+import { NOTES, workbenchPath } from './workbench-path.js';
 
 /** Options of {@link Workbench}. */
 export interface WorkbenchOptions {
@@ -131,10 +132,7 @@ export class Workbench {
    * exists (decision 1). New files are therefore always written under the English name.
    */
   notesFile(which: NotesFile): string {
-    const english = join(this.notes, NOTES[which]);
-    if (existsSync(english)) return english;
-    const chinese = join(this.notes, NOTES_ZH[which]);
-    return existsSync(chinese) ? chinese : english;
+    return notesFile(this.notes, which);
   }
 }
 

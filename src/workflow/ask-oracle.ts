@@ -9,6 +9,7 @@
  */
 import { join } from 'node:path';
 import type { AgentBackend } from '../agent/agent-backend.js';
+import { errorText } from '../internal/error-text.js';
 import { oracle } from '../roles/oracle.js';
 import { Runtime } from '../runtime/runtime.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
@@ -50,7 +51,7 @@ function oneLine(text: string): string {
 }
 
 function failure(error: unknown): OracleAnswer {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const text = errorText(error);
   return { ok: false, text: oneLine(text), costUsd: 0 };
 }
 

@@ -8,10 +8,10 @@
  */
 import type { Lang } from '../config/ui-text.js';
 import type { WarningCode } from '../events/flower-event.js';
+import { errorText } from '../internal/error-text.js';
 import { Lineage } from '../runtime/lineage.js';
 import type { RuntimeLike } from './runtime-like.js';
 import type { Ctx } from './step.js';
-import { errorText } from './workflow-events.js';
 
 /** What a continuous run carries over from earlier runs. */
 export interface Continuity {

@@ -9,6 +9,7 @@ import { uiText, languageOf } from '../config/ui-text.js';
 import { processEnvironment } from '../config/process-environment.js';
 import { FlowerError } from '../errors.js';
 import type { EventSink } from '../events/flower-event.js';
+import { errorText } from '../internal/error-text.js';
 import type { StepResult } from '../runtime/step-result.js';
 import type { Continuity } from './continuity.js';
 import type { RuntimeLike } from './runtime-like.js';
@@ -18,10 +19,10 @@ import type { Ctx, Step } from './step.js';
 import { renderStep } from './render-step.js';
 import { handoffEdited, sha256Of } from '../runtime/handoff-files.js';
 import { readFileSync } from 'node:fs';
-import { errorText, stepEndEvent, stepEvent, warningEvent } from './workflow-events.js';
+import { stepEndEvent, stepEvent, warningEvent } from './workflow-events.js';
 
 /** Everything a step needs from the surrounding run. */
-export interface StepRun {
+export interface SurroundingRun {
   readonly rt: RuntimeLike;
   readonly ctx: Ctx;
   /** The guarded sink (null when nobody listens); every event goes through it. */
@@ -50,7 +51,7 @@ interface Start {
 }
 
 /** Runs `s` to the end of its attempts and applies its outcome to the context. */
-export async function runStep(s: Step, run: StepRun): Promise<StepDecision> {
+export async function runStep(s: Step, run: SurroundingRun): Promise<StepDecision> {
   const { ctx, sink } = run;
   const name = s.name;
   const tally = { attempts: 0, costUsd: 0 };
@@ -80,7 +81,7 @@ export async function runStep(s: Step, run: StepRun): Promise<StepDecision> {
         sink?.(warningEvent('session_missing', text, name));
       }
       tally.attempts++;
-      result = await runAttempt(s, label, current, run);
+      result = await runWithLineage(s, label, current, run);
       tally.costUsd += result.costUsd;
       if (result.outcome.kind === 'killed' || run.signal?.aborted === true) break;
       try {
@@ -96,7 +97,7 @@ export async function runStep(s: Step, run: StepRun): Promise<StepDecision> {
       }
     }
     if (result === null) throw new Error(`step '${name}' ran no attempt`);
-    return await settle(s, result, passed, aborted, tally, run);
+    return await concludeStep(s, result, passed, aborted, tally, run);
   } catch (error) {
     sink?.(
       stepEndEvent(name, {
@@ -132,7 +133,12 @@ async function nextStart(s: Step, result: StepResult, initial: Start, ctx: Ctx):
 }
 
 /** One `rt.run` with the lineage hook in front of the runtime's own `onSession`, restored afterwards. */
-async function runAttempt(s: Step, label: string, start: Start, run: StepRun): Promise<StepResult> {
+async function runWithLineage(
+  s: Step,
+  label: string,
+  start: Start,
+  run: SurroundingRun,
+): Promise<StepResult> {
   const { rt, continuity } = run;
   const previous = rt.onSession;
   const previousHandoff = rt.onHandoff;
@@ -173,13 +179,13 @@ async function runAttempt(s: Step, label: string, start: Start, run: StepRun): P
 }
 
 /** Records the final result, tells `onStep`, and writes (or withholds) the step's context value. */
-async function settle(
+async function concludeStep(
   s: Step,
   result: StepResult,
   passed: boolean,
   aborted: string | null,
   tally: { attempts: number; costUsd: number },
-  run: StepRun,
+  run: SurroundingRun,
 ): Promise<StepDecision> {
   const { ctx } = run;
   const name = s.name;
@@ -220,7 +226,7 @@ async function settle(
  * so (re-read it; the edited version prevails), one line goes to the screen, and the new hash is recorded
  * so the note is given once per edit.
  */
-function withEditedHandoff(name: string, prompt: string, run: StepRun): string {
+function withEditedHandoff(name: string, prompt: string, run: SurroundingRun): string {
   const lineage = run.continuity?.lineage;
   const recorded = lineage?.handoffHash(name) ?? null;
   if (lineage === undefined || recorded === null || !handoffEdited(recorded.path, recorded.sha256))

@@ -42,6 +42,8 @@ export interface StarterOptions {
   fresh?: boolean;
   /** Each worker in its own git worktree; the workspace must be a git work tree. */
   isolate?: boolean;
+  /** Whether the workspace is a git work tree, when the caller has already asked git; asked here otherwise. */
+  gitWorkTree?: boolean;
   /** Stop after the clarify step. */
   clarifyOnly?: boolean;
   /** Set a goal and judge every round; true by default. */
@@ -98,7 +100,7 @@ export function buildStarter(ask: string, options: StarterOptions = {}): Starter
   const workspace = resolve(options.workspace ?? '.');
   const runDir = resolve(options.runDir ?? join(workspace, 'runs'));
   const isolate = options.isolate ?? false;
-  if (isolate && !isGitWorkTree(workspace)) {
+  if (isolate && !(options.gitWorkTree ?? isGitWorkTree(workspace))) {
     throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: workspace }, lang));
   }
   // Checked before anything moves: starting over needs something to start with.

@@ -6,16 +6,15 @@
  */
 import type { Ctx } from './step.js';
 import { Goal } from '../roles/goal.js';
+import { loadPrompt } from '../roles/load-prompt.js';
 
 const SEPARATOR = '\n\n---\n\n';
 
 /** How the coordinator picks the starter's one worker: say *when* (roles-and-mechanisms.md §1.2). */
-export const CODER_DESCRIPTION =
-  'Writes code and tests. Give it implementation work: building, changing or fixing code, and verifying the change.';
+export const CODER_DESCRIPTION = loadPrompt('coder-description');
 
 /** The starter worker's own rules, before the shared report discipline. */
-export const CODER_PROMPT =
-  'Implement what the task brief asks, and run a verification after every change instead of saving it for the end.';
+export const CODER_PROMPT = loadPrompt('coder');
 
 /**
  * The work prompt: do it per the brief; then, with a goal, the standard an independent judge will check item

@@ -100,11 +100,33 @@ export interface Step {
 
 const ON_FAIL: readonly OnFail[] = ['stop', 'skip', 'continue'];
 
+/** All parameters of {@link step} in one object: the step's name, agent and prompt, and any other field of a {@link Step}. */
+export type StepParameters = Pick<Step, 'name' | 'spec' | 'prompt'> & Partial<Step>;
+
+/**
+ * Builds a {@link Step} from one object (the preferred form): every option not given is at its default
+ * (`retries: 0`, `onFail: 'stop'`, no gate). Throws a `TypeError` naming the step when a value cannot work.
+ *
+ * @example step({ name: 'work', spec: lead, prompt: 'Fix the failing tests.', retries: 1 })
+ */
+export function step(parameters: StepParameters): Step;
 /**
  * Builds a {@link Step} with every option at its default (`retries: 0`, `onFail: 'stop'`, no gate) and
- * `extra` on top. Throws a `TypeError` naming the step when a value cannot work.
+ * `extra` on top. The positional form of the public API; `step({ name, spec, prompt, ... })` is the same.
  */
-export function step(name: string, spec: AgentSpec, prompt: Step['prompt'], extra: Partial<Step> = {}): Step {
+export function step(name: string, spec: AgentSpec, prompt: Step['prompt'], extra?: Partial<Step>): Step;
+export function step(
+  first: string | StepParameters,
+  spec?: AgentSpec,
+  prompt?: Step['prompt'],
+  extra: Partial<Step> = {},
+): Step {
+  if (typeof first === 'object' && first !== null) {
+    const { name, spec: agent, prompt: text, ...rest } = first;
+    return step(name, agent, text, rest);
+  }
+  // Whatever is missing or wrong here, checkStep names it.
+  const name = first;
   const built: Step = {
     resumeFrom: null,
     fork: false,
@@ -118,8 +140,8 @@ export function step(name: string, spec: AgentSpec, prompt: Step['prompt'], extr
     verbatim: false,
     ...extra,
     name,
-    spec,
-    prompt,
+    spec: spec as AgentSpec,
+    prompt: prompt as Step['prompt'],
   };
   checkStep(built);
   return built;

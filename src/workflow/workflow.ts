@@ -17,7 +17,7 @@ import { checkStep, type Ctx, type Step } from './step.js';
 import { guardSink, warningEvent } from './workflow-events.js';
 
 /** The part of a human channel the workflow touches: its event sink, wired when the channel has none. */
-export interface ChannelLike {
+export interface WorkflowChannel {
   onEvent: EventSink | null;
 }
 
@@ -28,7 +28,7 @@ export interface WorkflowOptions {
   /** The context to start from (kept and reused by every run of this object); `{}` by default. */
   context?: Ctx;
   /** The human channel its agents ask through; gets the run's event sink when it has none. */
-  channel?: ChannelLike | null;
+  channel?: WorkflowChannel | null;
   /** The workflow's own workbench; `flower run` prefers it over `-W`. */
   workbench?: object | null;
   /** Resume each step's session from earlier runs in the same run directory; true by default. */
@@ -51,7 +51,7 @@ export class Workflow {
   readonly steps: readonly Step[];
   /** The shared context; the same object across runs, returned by {@link Workflow.run}. */
   readonly context: Ctx;
-  readonly channel: ChannelLike | null;
+  readonly channel: WorkflowChannel | null;
   readonly workbench: object | null;
   readonly continuous: boolean;
   /** Failures of event sinks, `onStep` and lineage writes: recorded, never fatal. */

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { FlowerEvent } from '../../src/events/flower-event.js';
 import { startLiveInput } from '../../src/cli/live-input.js';
 import { HumanChannel, OVER_BUDGET_TEXT, TIMEOUT_TEXT } from '../../src/human/human-channel.js';
-import { ASK_TOOL } from '../../src/human/human-tools.js';
+import { ASK_TOOL } from '../../src/guards/human-tool-names.js';
 import {
   FakeAnthropicServer,
   message,

@@ -61,10 +61,13 @@ export async function goCommand(
   const workspace = resolve(io.cwd, globals.workspace);
   const runDir = globals.runDir === undefined ? undefined : resolve(io.cwd, globals.runDir);
   const isolate = options.isolate === true;
-  // Before the prompt: typing a request only to hear that --isolate cannot work would waste it.
-  if (isolate && !isGitWorkTree(workspace)) {
+  // Before the prompt: typing a request only to hear that --isolate cannot work would waste it. Asked once:
+  // the starter and the runtime are given the answer rather than starting git again.
+  const gitWorkTree = isolate ? isGitWorkTree(workspace) : undefined;
+  if (gitWorkTree === false) {
     throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: workspace }, lang));
   }
+  const knownGit = gitWorkTree === undefined ? {} : { gitWorkTree };
   // A run driven by another live flower is only watched: two drivers would both run every step.
   const directory = runDir ?? join(existsSync(workspace) ? realpathSync(workspace) : workspace, 'runs');
   const processes = new RunProcesses(directory, 'go');
@@ -98,6 +101,7 @@ export async function goCommand(
     ...(runDir === undefined ? {} : { runDir }),
     fresh: request.fresh,
     isolate,
+    ...knownGit,
     clarifyOnly: options.clarifyOnly === true,
     goal: options.goal,
     rounds: options.rounds,
@@ -114,6 +118,7 @@ export async function goCommand(
     }),
     budgetUsd: options.budget ?? null,
     workbench: starter.workbench,
+    ...knownGit,
   });
   if (starter.amended) {
     const key = options.goal && options.clarifyOnly !== true ? 'wake.amended' : 'wake.amendedNoGoal';
