@@ -1,5 +1,5 @@
 /**
- * `flower demo` (decision 16): the whole go path against the scripted model bundled with the package, in a
+ * `flower demo` (decisions.md D16): the whole go path against the scripted model bundled with the package, in a
  * scratch folder, with no credentials and no cost. The work is in `src/cli/run-demo.ts`; this is the
  * command's entry, kept beside the other commands.
  *
