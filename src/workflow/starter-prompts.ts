@@ -1,6 +1,7 @@
 /**
- * The texts the go path sends the coordinator (runtime.md §12): the work prompt of a new session and the
- * wake prompt of a resumed one, plus the starter worker's description and rules. Sent verbatim (decision 11).
+ * The texts the go path sends the coordinator (docs/go-path.md): the work prompt of a new session and the
+ * wake prompt of a resumed one, plus the starter worker's description and rules. Sent verbatim
+ * (decisions.md D11).
  *
  * @module
  */
@@ -9,7 +10,7 @@ import { Goal } from '../roles/goal.js';
 
 const SEPARATOR = '\n\n---\n\n';
 
-/** How the coordinator picks the starter's one worker: say *when* (roles-and-mechanisms.md §1.2). */
+/** How the coordinator picks the starter's one worker: say *when* (docs/roles.md). */
 export const CODER_DESCRIPTION =
   'Writes code and tests. Give it implementation work: building, changing or fixing code, and verifying the change.';
 
