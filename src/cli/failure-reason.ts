@@ -8,8 +8,8 @@
 /** The failure classes the CLI words differently. */
 export type FailureKind = 'credentials' | 'overloaded' | 'rate_limited' | 'spawn' | 'other';
 
-// The closing line's credential pattern (docs/cli.md) (the Chinese alternative matches gateways that answer
-// in Chinese).
+// The closing line's credential pattern (docs/cli.md); the Chinese alternative matches gateways that answer
+// in Chinese.
 const CREDENTIALS = /401|invalid[_ ]?api[_ ]?key|authentication|unauthorized|无效.*(key|token|密钥)/i;
 const OVERLOADED = /\b529\b|overloaded/i;
 const RATE_LIMITED = /\b429\b|rate.?limit/i;

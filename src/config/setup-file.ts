@@ -2,7 +2,7 @@
  * What `flower setup` does to `CFG/.env`, without any terminal: turn four answers into a plan, merge the plan
  * into the file (only the keys setup manages are replaced; other lines stay as written), write it with mode
  * 0600, and work out the environment for the rest of this run plus the warnings for later runs
- * (docs/configuration.md, decisions.md D211, decisions.md D14 and D26).
+ * (docs/configuration.md, decisions.md D211, D14 and D26).
  *
  * The file may be shared with the Python flower, whose parser strips every leading and trailing quote and
  * knows no comments or `export`. So a value is written bare when both parsers read it back unchanged,
