@@ -16,7 +16,7 @@ import { offerTools } from './offered-tools.js';
 
 /**
  * The Claude Code child's own retries and request timeout. Small, because flower's resilience layer does the
- * waiting; the runtime's resilience settings carry them (decision 6).
+ * waiting; the runtime's resilience settings carry them (decisions.md D6).
  */
 export interface ChildRequestLimits {
   /** The child's own `CLAUDE_CODE_MAX_RETRIES`. */
