@@ -2,7 +2,7 @@
  * The one module that imports `@anthropic-ai/claude-agent-sdk`. Everything else in flower reaches the SDK
  * through the names re-exported here, and a lint rule lets only the folders written against the SDK's own
  * shapes (session store, hooks, MCP tools, agent definitions) import them, so the UI stays free of them
- * (decision 24; docs/architecture.md, Layers).
+ * (decisions.md D24; docs/architecture.md, Layers).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The worktree-isolation mark of a worker role (roles-and-mechanisms.md §8). Isolation is a property of the
+ * The worktree-isolation mark of a worker role (docs/workbench.md). Isolation is a property of the
  * role, not a global switch or a per-dispatch choice, and unmarked roles get zero added bytes.
  *
  * The mark is kept outside the SDK object, in a `WeakSet`: an extra key on the `AgentDefinition` would be

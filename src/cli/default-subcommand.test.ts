@@ -52,7 +52,7 @@ describe('rewriteSetsOf', () => {
   });
 });
 
-// One test per row of cli-and-config.md §1.3's table.
+// One test per row of docs/cli.md's table.
 describe('rewriteArgv', () => {
   test('flower → go (interactive prompt)', () => {
     expect(rewrite()).toEqual(['go']);

@@ -1,6 +1,7 @@
 /**
- * Driving a workflow from the command line, the same way for `go` and `run` (cli-and-config.md §1.5, §2.2,
- * §2.3, §2.5, §3.4): one renderer for the whole run; every event also goes to `<runDir>/events.jsonl` (so
+ * Driving a workflow from the command line, the same way for `go` and `run` (docs/workflows.md,
+ * docs/human-channel.md, docs/cli.md): one renderer for the whole run; every event also goes to
+ * `<runDir>/events.jsonl` (so
  * `flower ask` in another terminal sees the run) and to a recent-event window for side questions; the live
  * input line reads standard input for the whole run (answers, inbox, `?` side questions, the interrupt
  * message); SIGHUP and SIGTERM write the in-flight row; Ctrl-C is two-stage on a terminal and quits at once
@@ -31,7 +32,7 @@ import { watchInterruptKey, type KeyInput } from './interrupt-key-watch.js';
 import { teeEvents } from './tee-events.js';
 import { jsonEventSink } from './json-events.js';
 
-/** How long the end of a run waits for side questions still being answered (§2.3). */
+/** How long the end of a run waits for side questions still being answered (docs/human-channel.md). */
 export const ASIDE_WAIT_MS = 120_000;
 
 /**
@@ -78,7 +79,8 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   const lang = config.lang;
   const channel = humanChannelOf(workflow.channel);
 
-  // Nobody can answer from a pipe; with --timeout 0 questions are settled at once, so that is fine (§12 D16).
+  // Nobody can answer from a pipe; with --timeout 0 questions are settled at once, so that is fine
+  // (decisions.md D216).
   if (channel !== null && !io.stdinIsTty && channel.timeoutS !== 0) {
     renderer.print(uiText('warn.noTty', {}, lang), 'yellow');
   }

@@ -1,12 +1,12 @@
 /**
- * The character-mode line editor of the live input line (cli-and-config.md §2.4), as a pure state machine:
+ * The character-mode line editor of the live input line (docs/human-channel.md), as a pure state machine:
  * bytes from a raw-mode terminal in, editing actions out. It never touches a terminal, so every key is a
  * table row in its test.
  *
  * In raw mode the terminal does no line editing and sends Ctrl-C as the byte 0x03 rather than a signal
- * (§2.5), so both are handled here. Input is decoded as UTF-8 incrementally: a character split across two
- * reads is held until it is complete, never inserted as two broken halves. The cursor moves by user-perceived
- * characters (grapheme clusters), so Backspace removes a whole accented letter or emoji.
+ * (docs/human-channel.md), so both are handled here. Input is decoded as UTF-8 incrementally: a character
+ * split across two reads is held until it is complete, never inserted as two broken halves. The cursor moves
+ * by user-perceived characters (grapheme clusters), so Backspace removes a whole accented letter or emoji.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
- * Loading the target of `flower run <module>:<export>` (cli-and-config.md §1.5): split at the last colon
- * (a Windows path has a colon of its own, §12 D22); a module part with a script extension is a file
+ * Loading the target of `flower run <module>:<export>` (docs/workflows.md): split at the last colon
+ * (a Windows path has a colon of its own, decisions.md D222); a module part with a script extension is a file
  * relative to the cwd and must exist, anything else is a package or module name resolved from the cwd. The
  * export is a Workflow, or a function called (and awaited) once to build one. Every failure is one line.
  *

@@ -1,6 +1,7 @@
 /**
- * The typo trap of a default subcommand (ecosystem.md §1): with `go` as the default, `flower setpu` would
- * become a paid task "setpu". A single bare word close to a subcommand name is refused instead.
+ * The typo trap of a default subcommand (a known trap of CLIs with a default subcommand): with `go` as the
+ * default, `flower setpu` would become a paid task "setpu". A single bare word close to a subcommand name is
+ * refused instead.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Value parsers for command-line options. Each throws commander's `InvalidArgumentError`, which the CLI
- * turns into a one-line usage error with exit code 2 (cli-and-config.md §12 D5: no silent fall-backs).
+ * turns into a one-line usage error with exit code 2 (decisions.md D205: no silent fall-backs).
  *
  * @module
  */

@@ -1,7 +1,6 @@
 /**
  * The `flower` command-line program: globals declared once and accepted on either side of the subcommand
- * (commander reads top-level options anywhere in argv), and the subcommands (cli-and-config.md §1; `ask` from
- * api.md §5).
+ * (commander reads top-level options anywhere in argv), and the subcommands (docs/cli.md).
  * Command actions are injected, so the parser is tested without running anything.
  *
  * @module
@@ -38,7 +37,7 @@ export interface OnceOptions {
   json?: true;
 }
 
-/** `go` options, as parsed (§1.4; `-b` from decision 25). */
+/** `go` options, as parsed (docs/cli.md; `-b` from decisions.md D25). */
 export interface GoOptions {
   asks: number;
   rounds: number;
@@ -63,7 +62,7 @@ export interface CommandHandlers {
   once(prompt: string, options: OnceOptions, globals: GlobalOptions): Promise<number>;
   setup(globals: GlobalOptions): Promise<number>;
   ask(question: string, globals: GlobalOptions): Promise<number>;
-  /** `flower demo` (decision 16). */
+  /** `flower demo` (decisions.md D16). */
   demo(globals: GlobalOptions): Promise<number>;
   /** `flower status [dir]`: where a run stands, read-only. */
   status(dir: string | undefined, options: { json?: true }, globals: GlobalOptions): Promise<number>;

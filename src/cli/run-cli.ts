@@ -1,5 +1,5 @@
 /**
- * The CLI as a function: argv in, exit code out (cli-and-config.md §1–4). It rewrites argv for the default
+ * The CLI as a function: argv in, exit code out (docs/cli.md). It rewrites argv for the default
  * subcommand, parses, runs the command, and turns every deliberate stop into one stderr line: exit 2 for
  * usage errors, 1 for everything else; 0 for success, `--help` and `--version`.
  *

@@ -1,8 +1,9 @@
 /**
- * `flower demo` (decision 16): the whole go path — clarify, goal, coordinator and worker, a NOT_YET verdict, a
- * handoff, a second round, an ACHIEVED verdict and the bequest — against the scripted model bundled with the
- * package ({@link demoScenario} served by flower's own fake Messages API on 127.0.0.1), in a scratch folder,
- * with no credentials and no cost. It runs through the same pieces `go` uses (`startRunCommand`,
+ * `flower demo` (decisions.md D16): the whole go path — clarify, goal, coordinator and worker, a NOT_YET
+ * verdict, a handoff, a second round, an ACHIEVED verdict and the bequest — against the scripted model
+ * bundled with the package ({@link demoScenario} served by flower's own fake Messages API on 127.0.0.1), in a
+ * scratch folder, with no credentials and no cost. It runs through the same pieces `go` uses
+ * (`startRunCommand`,
  * `buildStarter`, `commandRuntime`, `driveWorkflow`), so it is also the smoke test of every release.
  *
  * Nothing of the user's setup is used: the child environment is built here from a handful of display
@@ -68,7 +69,9 @@ export interface DemoFolder {
   workspace: string;
   /** The scratch HOME of the agent subprocess. */
   home: string;
-  /** Its Claude Code configuration directory (flower points it at the run directory anyway, decision 4). */
+  /**
+   * Its Claude Code configuration directory (flower points it at the run directory anyway, decisions.md D4).
+   */
   claudeConfig: string;
   tmp: string;
 }
@@ -175,10 +178,10 @@ export function makeDemoFolder(parent: string): DemoFolder {
 }
 
 /**
- * The demo's whole environment, built explicitly (decision 4): display variables from the user's shell, a PATH
- * that finds this Node (the worker runs `node wc.test.js`), the scratch HOME and the fake's address with a
- * dummy key. Never the user's credentials, base URL, model or `.env` files: the demo must behave the same on
- * every machine, and must never spend anything.
+ * The demo's whole environment, built explicitly (decisions.md D4): display variables from the user's shell,
+ * a PATH that finds this Node (the worker runs `node wc.test.js`), the scratch HOME and the fake's address
+ * with a dummy key. Never the user's credentials, base URL, model or `.env` files: the demo must behave the
+ * same on every machine, and must never spend anything.
  */
 export function demoEnvironment(user: Env, folder: DemoFolder, url: string): Record<string, string> {
   const env: Record<string, string> = {};

@@ -1,5 +1,5 @@
 /**
- * How the CLI shows a side question's answer (cli-and-config.md §2.3): `[aside.head]`, the wrapped answer
+ * How the CLI shows a side question's answer (docs/human-channel.md): `[aside.head]`, the wrapped answer
  * (or `[aside.none]`), then `[aside.cost]`; a failure is one `[aside.fail]` line and never touches the run.
  * {@link answerSideQuestion} is what the live input line calls for a line starting with `?`; `flower ask`
  * uses the same pieces with the answer on stdout.

@@ -1,7 +1,7 @@
 /**
  * `loadConfig()`: the process environment plus the `.env` chain, read once into a frozen {@link FlowerConfig}.
  * The process environment itself is left untouched; the rest of the program passes `config.env` around, and
- * the agent subprocess gets an environment built from it (decisions 4 and 17).
+ * the agent subprocess gets an environment built from it (decisions.md D4 and D17).
  *
  * @module
  */

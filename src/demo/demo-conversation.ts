@@ -1,7 +1,7 @@
 /**
  * What the demo's scripted model reads of a request (see `demo-scenario.ts`): the system prompt, the first and
  * last user messages, and the tool results sent since it last spoke. Only the few request features that stay
- * stable across Claude Code versions are used (sdk-feasibility.md §10).
+ * stable across Claude Code versions are used (docs/testing.md).
  *
  * @module
  */

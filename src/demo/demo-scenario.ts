@@ -1,10 +1,10 @@
 /**
- * The scripted model of `flower demo` (decision 16): a {@link FakeScript} for flower's own fake Messages API
- * that plays every role of the go path. Like a real model it decides from the request alone — which thread
- * asks (main or a subagent), which role it plays (a phrase of its rule text in the system prompt, or the step
- * prompt in the first user message), and what the conversation already shows (the results of the tool calls
- * it made, recognised by their ids). So a retried request gets the same answer, and nothing depends on the
- * order in which sessions start.
+ * The scripted model of `flower demo` (decisions.md D16): a {@link FakeScript} for flower's own fake Messages
+ * API that plays every role of the go path. Like a real model it decides from the request alone — which
+ * thread asks (main or a subagent), which role it plays (a phrase of its rule text in the system prompt, or
+ * the step prompt in the first user message), and what the conversation already shows (the results of the
+ * tool calls it made, recognised by their ids). So a retried request gets the same answer, and nothing
+ * depends on the order in which sessions start.
  *
  * The scenario: the clarifier asks one question with options, then writes the brief; the judge sets a goal
  * with a three-item checklist; the coordinator glances (`ls`) and dispatches the `coder` worker, which writes

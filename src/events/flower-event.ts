@@ -238,7 +238,7 @@ export interface AskEvent extends EventBase {
   id: string;
   question: string;
   options: string[];
-  /** Questions left in the quota; −1 when there is no quota (api.md §2.9). */
+  /** Questions left in the quota; −1 when there is no quota (docs/human-channel.md). */
   remaining: number;
   askedAt: number;
 }

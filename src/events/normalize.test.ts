@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { AgentMessage } from '../agent/agent-backend.js';
 import { normalize } from './normalize.js';
 
-// SDK-shaped messages, with the fields the CLI sends (sdk-feasibility.md §1, §3, §5, §8).
+// SDK-shaped messages, with the fields the CLI sends (as recorded from the real binary).
 function sdk(message: Record<string, unknown>): AgentMessage {
   return { uuid: 'u-1', session_id: 'sess-1', ...message } as unknown as AgentMessage;
 }

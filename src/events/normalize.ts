@@ -1,5 +1,5 @@
 /**
- * `normalize()`: one SDK message in, zero or more {@link FlowerEvent}s out (runtime.md §8, api.md §3).
+ * `normalize()`: one SDK message in, zero or more {@link FlowerEvent}s out (docs/events.md).
  * Stateless: the caller keeps the tool-use-id → tool-name map used to name tool results.
  *
  * @module

@@ -37,7 +37,7 @@ describe('agentInputGuard', () => {
     expect(agentInputGuard({ allowBackground: true, isolate: new Set() })).toBeNull();
   });
 
-  test('makes a dispatch run in the foreground, keeping the rest of the input (decision 8)', async () => {
+  test('makes a dispatch run in the foreground, keeping the rest of the input (decisions.md D8)', async () => {
     const guard = required(agentInputGuard());
     expect(await guard.decide(dispatch(brief))).toEqual({
       action: 'allow',

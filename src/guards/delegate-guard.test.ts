@@ -112,7 +112,7 @@ describe('delegateGuard', () => {
     }
   });
 
-  test('names the given workbench’s artifacts folder, not the default (D13)', async () => {
+  test('names the given workbench’s artifacts folder, not the default (decisions.md D113)', async () => {
     const reason = reasonOf(await delegateGuard({ workbench: outside }).decide(call('Write')));
     expect(reason).toContain('long output goes to /data/runs/workbench/artifacts/;');
     expect(reason).not.toContain('.flower');

@@ -1,11 +1,11 @@
 /**
- * The coordinator's wall (roles-and-mechanisms.md §5, D5, D6): on the main thread it approves the tools of
- * delegation and reading — and, with glance, Bash commands that are side-effect-free looks — and denies
+ * The coordinator's wall (docs/guards.md, decisions.md D105, D106): on the main thread it approves the tools
+ * of delegation and reading — and, with glance, Bash commands that are side-effect-free looks — and denies
  * everything else, so hands-on work has to go to a worker. Installed whenever a spec is `delegateOnly`,
  * with or without a workbench (the reference installed it only with a workbench, which left a coordinator
  * without one unwalled).
  *
- * Deny by default, not a list of banned tools (api.md §6 #26): newer harness tools and `WebFetch` would
+ * Deny by default, not a list of banned tools (decisions.md D106): newer harness tools and `WebFetch` would
  * otherwise fall through to the permission layer. Subagent calls pass untouched: `allowedTools` and
  * `disallowedTools` are session-scoped, so shaping the coordinator with them would also disable its
  * workers (measured in the reference).
@@ -43,7 +43,9 @@ export interface DelegateGuardOptions {
   tools?: readonly string[] | string;
   /** Let Bash through when the command is a glance (`isEphemeral`). Default false. */
   allowGlance?: boolean;
-  /** The workbench whose artifacts folder the denial names (D13); none: the default location. */
+  /**
+   * The workbench whose artifacts folder the denial names (decisions.md D113); none: the default location.
+   */
   workbench?: WorkbenchLike | null;
 }
 

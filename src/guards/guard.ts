@@ -1,6 +1,6 @@
 /**
  * Guards are pure decisions about one tool call, testable without the SDK; `toHooks()` adapts them to SDK
- * hook callbacks (decision 7: the permission gate is a PreToolUse hook).
+ * hook callbacks (decisions.md D7: the permission gate is a PreToolUse hook).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The hooks that come with a workbench (roles-and-mechanisms.md §5, api.md §2.6): the coordinator's wall and
+ * The hooks that come with a workbench (docs/guards.md): the coordinator's wall and
  * the Agent input rewrite before a tool runs; the index refresh and the spill after it.
  *
  * @module
@@ -25,7 +25,7 @@ export interface WorkbenchHooksOptions {
    * that guard itself from the spec, and two rewrites of one input would override each other.
    */
   agents?: Readonly<Record<string, AgentDefinition>> | null;
-  /** With `agents`: leave `run_in_background` as the model set it. Default false (decision 8). */
+  /** With `agents`: leave `run_in_background` as the model set it. Default false (decisions.md D8). */
   allowBackground?: boolean;
   /** Let the coordinator run glance Bash itself (delegate guard). Default false. */
   allowGlance?: boolean;

@@ -1,9 +1,9 @@
 /**
- * The two files a {@link HumanChannel} appends to (runtime.md §10.1): the Q&A log (`notes/qa-log.md` on the
- * go path) and the amend file (normally the brief), where words typed during a run are written so they
+ * The two files a {@link HumanChannel} appends to (docs/human-channel.md): the Q&A log (`notes/qa-log.md` on
+ * the go path) and the amend file (normally the brief), where words typed during a run are written so they
  * outlive the step that received them. Both are append-only: a human's brief is never rewritten, only
  * extended. Failures are returned, not thrown — a full disk must never fail the agent's tool call (the
- * reference let an unguarded log write fail the `ask` tool, runtime.md §14 #16).
+ * reference let an unguarded log write fail the `ask` tool, decisions.md D316).
  *
  * @module
  */
@@ -13,7 +13,7 @@ import { errorMessage } from '../internal/error-text.js';
 
 import type { Ask, Mail } from './human-channel.js';
 
-/** The headings an amend entry is filed under (decision 1: English is written). */
+/** The headings an amend entry is filed under (decisions.md D1: English is written). */
 export const AMEND_LABELS = { run: 'Added during the run', wake: 'Added on wake' } as const;
 
 /** First line of a Q&A log this channel creates. */

@@ -1,9 +1,9 @@
 /**
- * What the `ask` tool returns to the model when no human answer comes (runtime.md §10.1, roles-and-mechanisms.md
- * §2.3). Every fall-through tells the model to decide itself, to record the question and the assumption it
- * adopted under "Unknowns and assumptions" (the brief's record of what was guessed, the run's fuse) — and
- * not to ask again or wait, so an absent human never stalls a run. Model-facing, so English texts in
- * `src/roles/prompts/` with the other texts the model reads, rather than in the UI catalog.
+ * What the `ask` tool returns to the model when no human answer comes (docs/human-channel.md). Every
+ * fall-through tells the model to decide itself, to record the question and the assumption it adopted under
+ * "Unknowns and assumptions" (the brief's record of what was guessed, the run's fuse) — and not to ask again
+ * or wait, so an absent human never stalls a run. Model-facing, so English texts in `src/roles/prompts/` with
+ * the other texts the model reads, rather than in the UI catalog.
  *
  * @module
  */

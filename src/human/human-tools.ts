@@ -1,6 +1,6 @@
 /**
- * The `human` MCP server a {@link HumanChannel} gives its agents (runtime.md §10.1): `ask` blocks until the
- * human answers or the channel falls through; `inbox` never blocks and hands over what the human typed
+ * The `human` MCP server a {@link HumanChannel} gives its agents (docs/human-channel.md): `ask` blocks until
+ * the human answers or the channel falls through; `inbox` never blocks and hands over what the human typed
  * unasked. The server runs in this process (`createSdkMcpServer`), so a question and its answer never leave
  * it. Its tool-call timeout is set past the channel's own, so the channel's fall-through text — not an MCP
  * timeout error — is what the model reads when nobody answers.

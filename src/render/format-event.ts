@@ -1,6 +1,6 @@
 /**
  * Pure formatters: one event and the renderer's running totals in, screen lines out
- * (cli-and-config.md §3.2). No I/O here, so every format is testable as a plain function.
+ * (docs/cli.md). No I/O here, so every format is testable as a plain function.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Number formats of the status and result lines (cli-and-config.md §3.2, §3.4).
+ * Number formats of the status and result lines (docs/cli.md).
  *
  * @module
  */

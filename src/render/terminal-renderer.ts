@@ -1,9 +1,9 @@
 /**
- * The terminal renderer: flower events in, text out (cli-and-config.md §3). It is an append-only log — no
+ * The terminal renderer: flower events in, text out (docs/cli.md). It is an append-only log — no
  * line it writes is ever rewritten — so the same output is right in a terminal, in tmux, under `nohup` and
  * in a CI log (the CLI's status footer below the log, on a terminal only, is drawn by the footer). Colour
  * only when asked for (the CLI asks when the stream is a terminal and `NO_COLOR` is unset). There is no
- * cross-terminal write lock (cli-and-config.md §3.1) yet: each batch is one `write()` call, which keeps
+ * cross-terminal write lock (docs/cli.md) yet: each batch is one `write()` call, which keeps
  * lines whole within this process.
  *
  * @module
@@ -67,7 +67,7 @@ export interface TerminalRenderer extends EventSink {
 
 /**
  * Creates one renderer for a whole run: its totals and elapsed time accumulate across steps (a renderer per
- * event kept them at zero in the reference, issue #14).
+ * event kept them at zero in the reference, decisions.md D203).
  */
 export function createTerminalRenderer(options: TerminalRendererOptions = {}): TerminalRenderer {
   const output = options.output ?? process.stderr;

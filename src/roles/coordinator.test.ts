@@ -221,7 +221,7 @@ describe('coordinator rule text', () => {
     expect(text).toContain('`.flower/notes/`');
   });
 
-  test('renders the given workbench’s paths and never the default name (D13)', () => {
+  test('renders the given workbench’s paths and never the default name (decisions.md D113)', () => {
     const rendered = coordinator('c', '', { coder }, { workbench: outside, channel }).instructions;
     expect(rendered).toContain('Workbench: `/data/runs/workbench/`');
     expect(rendered).toContain('Long output goes to `/data/runs/workbench/artifacts/`');
@@ -229,7 +229,7 @@ describe('coordinator rule text', () => {
     expect(rendered).not.toContain('{{');
   });
 
-  test('has inbox and ask rules only with a channel (D17)', () => {
+  test('has inbox and ask rules only with a channel (decisions.md D117)', () => {
     expect(text).not.toContain('mcp__human__inbox');
     expect(text).not.toContain('mcp__human__ask');
     const withChannel = coordinator('c', '', { coder }, { channel }).instructions;

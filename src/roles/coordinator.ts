@@ -1,8 +1,8 @@
 /**
  * `coordinator()`: the main-thread agent that decomposes, delegates, reads reports and decides, but does no
- * hands-on work itself (roles-and-mechanisms.md §1.1). What keeps it hands-off is not its tool list
- * (`allowedTools` only auto-approves, §0.2) but the delegate guard the runtime installs because the spec
- * says `delegateOnly` (D5).
+ * hands-on work itself (docs/roles.md). What keeps it hands-off is not its tool list
+ * (`allowedTools` only auto-approves, decisions.md D7) but the delegate guard the runtime installs because
+ * the spec says `delegateOnly` (decisions.md D105).
  *
  * @module
  */
@@ -17,9 +17,9 @@ import { loadPrompt } from './load-prompt.js';
 import { workbenchPlaces, type WorkbenchLike } from '../workbench/workbench-places.js';
 
 /**
- * Worker tools merged up into the coordinator's `allowedTools`. `allowedTools` is session-scoped (§0.3): a
- * worker's WebFetch missing from it waits on an approval nobody gives. Only read-only tools are merged;
- * Write, Edit or Bash would void the wall (and subagent calls pass the guard anyway).
+ * Worker tools merged up into the coordinator's `allowedTools`. `allowedTools` is session-scoped
+ * (docs/roles.md): a worker's WebFetch missing from it waits on an approval nobody gives. Only read-only
+ * tools are merged; Write, Edit or Bash would void the wall (and subagent calls pass the guard anyway).
  */
 const MERGED_UP_TOOLS: readonly string[] = ['WebFetch', 'WebSearch'];
 
@@ -36,8 +36,8 @@ export interface CoordinatorOptions {
   /** Add Bash for side-effect-free glances (what runs is decided by the delegate guard). Default true. */
   glance?: boolean;
   /**
-   * A human channel: mounts its `human` MCP server and adds the inbox and ask rules (D17). Unattended, give
-   * the channel `timeoutS: 0`, or each ask blocks for the full timeout.
+   * A human channel: mounts its `human` MCP server and adds the inbox and ask rules (decisions.md D117).
+   * Unattended, give the channel `timeoutS: 0`, or each ask blocks for the full timeout.
    */
   channel?: ChannelLike | null;
   /** Default `acceptEdits`. Not passed on to a clarifier or judge: that would remove their fallback. */
@@ -49,11 +49,14 @@ export interface CoordinatorOptions {
   effort?: string;
   maxTurns?: number;
   maxBudgetUsd?: number;
-  /** Let Agent calls run in the background; default false (decision 8: workers run in the foreground). */
+  /**
+   * Let Agent calls run in the background; default false (decisions.md D8: workers run in the foreground).
+   */
   backgroundAgents?: boolean;
   /**
-   * The workbench whose paths the rule text names (D13). Specs are often built before a workbench exists;
-   * without one the text names the default location (`workbenchPath()` without isolation or `-W`).
+   * The workbench whose paths the rule text names (decisions.md D113). Specs are often built before a
+   * workbench exists; without one the text names the default location (`workbenchPath()` without isolation or
+   * `-W`).
    */
   workbench?: WorkbenchLike | null;
 }

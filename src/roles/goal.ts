@@ -1,6 +1,6 @@
 /**
  * The goal: a one-sentence sign of done plus a checklist the judge can check on the spot
- * (roles-and-mechanisms.md §3.1). Frozen to `notes/goal.md` when set, so every judging round grades against
+ * (docs/go-path.md). Frozen to `notes/goal.md` when set, so every judging round grades against
  * the same list, and a human can read — and edit — the standard before the money is spent.
  *
  * @module
@@ -8,7 +8,10 @@
 import { EMPTY_SECTION, readDocument, withoutPlaceholder } from './brief.js';
 import { listItems, parseSections } from './parse-sections.js';
 
-/** The labels that open each goal section: English first (decision 1), then the Python flower's Chinese ones. */
+/**
+ * The labels that open each goal section: English first (decisions.md D1), then the Python flower's Chinese
+ * ones.
+ */
 export const GOAL_HEADINGS = {
   statement: ['Goal', '目标', '完成标志'],
   checks: ['Checklist', 'Checks', '判定清单', '判定条件', '验收清单', '检查项', '判定'],
@@ -37,8 +40,8 @@ export interface GoalFields {
 /**
  * A parsed goal. Complete when the statement has content and the checklist has at least one item. Checks
  * marked unverifiable never pass and are listed in {@link Goal.unverifiable}, so the goal step can warn a
- * human now, at no cost, rather than after the work rounds (measured: HT002 found 4 of 15 such checks only
- * after $35.90 of work and $1.40 of judging).
+ * human now, at no cost, rather than after the work rounds (measured: the reference's HT002 run found 4 of 15
+ * such checks only after $35.90 of work and $1.40 of judging).
  */
 export class Goal {
   /** One sentence: the sign that the work is done. */
@@ -69,7 +72,8 @@ export class Goal {
 
   /**
    * A new goal whose statement has `extra` appended with a "modified" tag; the checklist is kept as it was
-   * (the go path sets the goal again after an amendment, D10). An empty `extra` changes nothing.
+   * (the go path sets the goal again after an amendment, decisions.md D110). An empty `extra` changes
+   * nothing.
    */
   amend(extra: string): Goal {
     const added = extra.trim();

@@ -42,7 +42,7 @@ describe('loadPrompt', () => {
     expect(() => loadPrompt('../load-prompt')).toThrow(/Prompt name '..\/load-prompt' is invalid/);
   });
 
-  test('finds every rule text file, and none of them hard-codes the workbench location (D13)', () => {
+  test('finds every rule text file, and none of them hard-codes the workbench location (decisions.md D113)', () => {
     const folder = new URL('./prompts/', import.meta.url);
     const files = readdirSync(folder).filter((name) => name.endsWith('.md'));
     expect(files.sort()).toEqual([

@@ -4,7 +4,7 @@
  * The texts live in Markdown files rather than string literals so that they read as prose and diff cleanly;
  * `scripts/copy-assets.mjs` copies them next to the compiled module, so the same relative lookup works from
  * `src/` under vitest and from `dist/` when installed. Placeholders carry what depends on the run, such as
- * the workbench paths (D13: never a hard-coded `.flower/`).
+ * the workbench paths (decisions.md D113: never a hard-coded `.flower/`).
  *
  * @module
  */

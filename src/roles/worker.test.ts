@@ -23,7 +23,7 @@ describe('WORKER_RULES', () => {
     expect(WORKER_RULES).toContain('`desc:`');
   });
 
-  test('names no workbench path: the coordinator relays it (D13)', () => {
+  test('names no workbench path: the coordinator relays it (decisions.md D113)', () => {
     expect(WORKER_RULES).not.toContain('.flower');
     expect(WORKER_RULES).not.toContain('{{');
   });

@@ -1,6 +1,6 @@
 /**
- * `worker()`: a subagent role the coordinator dispatches with the Agent tool (roles-and-mechanisms.md
- * §1.2). It returns the SDK's `AgentDefinition`, not an `AgentSpec`: a worker has no session of its own.
+ * `worker()`: a subagent role the coordinator dispatches with the Agent tool (docs/roles.md). It returns the
+ * SDK's `AgentDefinition`, not an `AgentSpec`: a worker has no session of its own.
  *
  * @module
  */
@@ -11,7 +11,7 @@ import { loadPrompt } from './load-prompt.js';
 /**
  * The report discipline appended to every worker's prompt: four labelled parts, at most 30 lines, no pasted
  * contents, scripts reused. It names no workbench path on purpose: the real path comes from the workbench
- * (it may be absolute), and the coordinator relays it in each brief (D13).
+ * (it may be absolute), and the coordinator relays it in each brief (decisions.md D113).
  */
 export const WORKER_RULES: string = loadPrompt('worker');
 
@@ -42,7 +42,9 @@ export interface WorkerOptions {
   maxTurns?: number;
   permissionMode?: PermissionMode;
   skills?: readonly string[];
-  /** Run every dispatch of this role in its own git worktree (marked with `isolated()`, §8). */
+  /**
+   * Run every dispatch of this role in its own git worktree (marked with `isolated()`, docs/workbench.md).
+   */
   isolate?: boolean;
 }
 

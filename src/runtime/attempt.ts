@@ -1,8 +1,9 @@
 /**
- * One attempt of a step (rt §3.3): one SDK query, consumed to its end or to the first boundary where it
- * must stop. It never throws; what happened is left in the step's result. Query consumers must tolerate
- * several `result` messages and the throw that follows an error result (decision 8): the result message is
- * the truth, the throw after it is not an error of its own. A stall watchdog sees every message (decision 6).
+ * One attempt of a step (docs/runtime.md): one SDK query, consumed to its end or to the first boundary where
+ * it must stop. It never throws; what happened is left in the step's result. Query consumers must tolerate
+ * several `result` messages and the throw that follows an error result (decisions.md D8): the result message
+ * is the truth, the throw after it is not an error of its own. A stall watchdog sees every message
+ * (decisions.md D6).
  *
  * @module
  */
@@ -169,7 +170,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         continue;
       }
       run.noteSession((message as { session_id?: unknown }).session_id);
-      // A due handoff breaks at a message boundary (rt §3.3 5b): in-flight subagents are lost, which the
+      // A due handoff breaks at a message boundary (docs/runtime.md): in-flight subagents are lost, which the
       // headroom below the window is sized to absorb.
       // A result ends the turn anyway: let it through rather than hand off a finished step.
       if (run.handoff?.due === true && result.sessionId !== null && message.type !== 'result') {
@@ -208,7 +209,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   } else if (run.aborted && !result.ok) {
     recordOutcome(result, { kind: 'killed' });
   } else if (stalledFor !== null && !result.ok) {
-    // A stall is a transient error that counts as an attempt and is kept in `errors` (decision 30).
+    // A stall is a transient error that counts as an attempt and is kept in `errors` (decisions.md D30).
     recordOutcome(result, { kind: 'stalled', idleS: stalledFor });
     if (result.error !== null) result.errors.push(result.error);
   }
@@ -232,7 +233,7 @@ function resultOutcome(event: ResultEvent, errors: readonly string[], budget: At
   return errorOutcome(resultError(event, errors));
 }
 
-/** `<subtype>[ <status>]: <detail>` for an error result (rt §14 #2: never leave `error` empty). */
+/** `<subtype>[ <status>]: <detail>` for an error result (decisions.md D302: never leave `error` empty). */
 export function resultError(event: ResultEvent, errors: readonly string[]): string {
   const raw = (typeof event.raw === 'object' && event.raw !== null ? event.raw : {}) as Record<
     string,

@@ -34,7 +34,7 @@ describe('attemptBudget', () => {
     });
   });
 
-  test('names the error as api.md §5 does', () => {
+  test('names the error as docs/runtime.md does', () => {
     expect(budgetError('run')).toBe('error_max_budget_usd: run budget exhausted');
   });
 });

@@ -1,9 +1,11 @@
 /**
- * Budgets (rt §11, decision 25): a step cap (`AgentSpec.maxBudgetUsd`) and a run cap (`Runtime`'s
+ * Budgets (docs/runtime.md, decisions.md D25): a step cap (`AgentSpec.maxBudgetUsd`) and a run cap
+ * (`Runtime`'s
  * `budgetUsd`, `-b` on `go`/`run`), both enforced per step across retries, interrupt-resumes and handoffs —
- * not per query, which let the reference multiply a cap by every retry (rt §14 #3). Each attempt gets what
- * is left as the SDK's `maxBudgetUsd` (the child measures it against its own process's spend, so a resumed
- * session's earlier cost does not count twice); nothing left ends the step before a query is paid for.
+ * not per query, which let the reference multiply a cap by every retry (decisions.md D303). Each attempt gets
+ * what is left as the SDK's `maxBudgetUsd` (the child measures it against its own process's spend, so a
+ * resumed session's earlier cost does not count twice); nothing left ends the step before a query is paid
+ * for.
  *
  * @module
  */

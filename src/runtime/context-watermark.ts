@@ -1,11 +1,11 @@
 /**
  * `ContextWatermark`: the handoff bookkeeping of one step, fed by the runtime's attempt loop
- * (roles-and-mechanisms.md §4.2–4.3, runtime.md §3.2–3.4). It holds the highest main-thread context of the
+ * (docs/handoff.md, docs/runtime.md). It holds the highest main-thread context of the
  * current generation, says when a handoff is near or due, exempts the writing turn, and counts handoffs and
  * consecutive degraded ones to stop a step that can no longer hand off usefully.
  *
  * Create one per `run()` call: the counters belong to one step (the reference kept the degraded streak on
- * the instance, across steps — runtime.md §14.21).
+ * the instance, across steps — decisions.md D321).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * `CostLedger`: what one step has spent, kept current while it runs (rt §3.2, §11).
+ * `CostLedger`: what one step has spent, kept current while it runs (docs/runtime.md).
  *
  * The rule, in two parts:
  *

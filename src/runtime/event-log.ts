@@ -1,7 +1,7 @@
 /**
- * The run's event log, `<runDir>/events.jsonl` (api.md §4.1, ecosystem.md §7): every event of a run, appended
- * as it happens, so another process can see what a run in progress is doing — `flower ask` in a second
- * terminal reads its tail and hands it to the oracle.
+ * The run's event log, `<runDir>/events.jsonl` (docs/continuity.md, docs/events.md): every event of a run,
+ * appended as it happens, so another process can see what a run in progress is doing — `flower ask` in a
+ * second terminal reads its tail and hands it to the oracle.
  *
  * Format (version 1): UTF-8, append-only, one JSON object per line, each written with a single
  * synchronous `appendFileSync` so a crash loses at most the line being written.

@@ -1,5 +1,5 @@
 /**
- * The handoff itself (roles-and-mechanisms.md §4.3, runtime.md §3.4): when a step's main-thread context
+ * The handoff itself (docs/handoff.md): when a step's main-thread context
  * reaches the threshold, or its request overflowed, the current session writes a handoff document — only it
  * has the context — and a new session takes over with that document instead of a compacted history. A
  * document missing a required section, a failed writing turn or an overflow gives the mechanical degraded

@@ -1,13 +1,14 @@
 /**
- * The content of `lineage.json` (api.md §4.3): reading a record written by flower or by the Python flower,
- * and writing it back in the same shape. Kept apart from {@link Lineage}'s locking and matching logic.
+ * The content of `lineage.json` (docs/continuity.md): reading a record written by flower or by the Python
+ * flower, and writing it back in the same shape. Kept apart from {@link Lineage}'s locking and matching
+ * logic.
  *
  * @module
  */
 
 import { isRecord } from '../internal/is-record.js';
 
-/** The hash recorded when a handoff document was written (decision 23). */
+/** The hash recorded when a handoff document was written (decisions.md D23). */
 export interface HandoffHash {
   path: string;
   sha256: string;
@@ -30,7 +31,7 @@ export interface LineageRecord {
   extra: Record<string, unknown>;
 }
 
-/** The Python flower's Chinese step names and the English names they are read as (decision 1). */
+/** The Python flower's Chinese step names and the English names they are read as (decisions.md D1). */
 export const STEP_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   确认需求: 'clarify',
   设定目标: 'goal',

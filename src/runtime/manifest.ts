@@ -1,9 +1,9 @@
 /**
- * The run manifest, `<runDir>/manifest.json`: one row per finished step, across processes (runtime.md §4,
- * decision 5). Written synchronously, so the signal rescue can use it: lock, re-read, merge by `run`, write
- * a temp file and rename. An unreadable file is quarantined, never overwritten (the reference treated it as
- * empty and erased the history). The protocol itself is the shared `LockedJsonFile` (src/internal), also
- * behind `lineage.json`.
+ * The run manifest, `<runDir>/manifest.json`: one row per finished step, across processes
+ * (docs/continuity.md, decisions.md D5). Written synchronously, so the signal rescue can use it: lock,
+ * re-read, merge by `run`, write a temp file and rename. An unreadable file is quarantined, never overwritten
+ * (the reference treated it as empty and erased the history). The protocol itself is the shared
+ * `LockedJsonFile` (src/internal), also behind `lineage.json`.
  *
  * @module
  */

@@ -3,8 +3,8 @@
  * Claude Code child computes the authoritative number (`result.total_cost_usd`), but only when a query
  * ends; a process killed mid-query never sees it. Pricing each stored response lets the manifest say what a
  * killed step spent (see `CostLedger`). Prices are dollars per million tokens, as the child reports them
- * against a fake API (sdk-feasibility.md §6); a model not listed is priced like the child prices an unknown
- * model ($4 in, $20 out).
+ * against a fake API (measured with the real binary); a model not listed is priced like the child prices an
+ * unknown model ($4 in, $20 out).
  *
  * @module
  */

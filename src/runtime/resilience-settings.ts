@@ -1,6 +1,7 @@
 /**
- * The knobs of flower's resilience layer (runtime.md §6, decisions 6, 22, 30). flower owns retries and the
- * stall watchdog, so the Claude Code child gets only a small retry count and a finite request timeout.
+ * The knobs of flower's resilience layer (docs/resilience.md, decisions.md D6, D22, D30). flower owns retries
+ * and the stall watchdog, so the Claude Code child gets only a small retry count and a finite request
+ * timeout.
  *
  * @module
  */
@@ -15,7 +16,9 @@ export interface ResilienceSettings {
   maxAttempts: number;
   /** Seconds before the first retry; doubled per attempt, ±25 % jitter (about 4, 8, 16, 32, 64 s). */
   baseDelay: number;
-  /** Cap of one backoff wait in seconds; with the defaults it binds only from attempt 6 (decision 22). */
+  /**
+   * Cap of one backoff wait in seconds; with the defaults it binds only from attempt 6 (decisions.md D22).
+   */
   maxDelay: number;
   /** Seconds for one reachability probe (DNS + TCP connect, no HTTP, no cost). */
   probeTimeout: number;
@@ -32,7 +35,9 @@ export interface ResilienceSettings {
   retryUnknown: boolean;
   /** Prompt for resuming a session cut off by an error; deliberately carries no error detail. */
   resumePrompt: string;
-  /** No SDK message for this many seconds while no tool or subagent runs → abort and retry (decision 6). */
+  /**
+   * No SDK message for this many seconds while no tool or subagent runs → abort and retry (decisions.md D6).
+   */
   stallTimeoutS: number;
   /** The child's own `CLAUDE_CODE_MAX_RETRIES`: small, because flower does the waiting. */
   cliMaxRetries: number;
@@ -40,7 +45,7 @@ export interface ResilienceSettings {
   apiTimeoutMs: number;
 }
 
-/** The defaults (runtime.md §13, api.md §6 item 42). */
+/** The defaults (docs/resilience.md). */
 export const DEFAULT_RESILIENCE_SETTINGS: Readonly<ResilienceSettings> = Object.freeze({
   enabled: true,
   maxAttempts: 6,

@@ -1,9 +1,9 @@
 /**
- * The attempt loop of one step (rt §3.2): attempts until one succeeds, a human interrupt is answered, or a
- * failure may not be retried. A retry resumes the same session — never a fresh one — with a resume prompt
- * that carries no error detail; `resumeAt` applies to the first attempt only (rt §14 #4); interrupts do not
- * count as attempts; budgets are checked before every attempt. Every event emission is guarded, so a
- * broken sink cannot end the step (rt §14 #5).
+ * The attempt loop of one step (docs/runtime.md): attempts until one succeeds, a human interrupt is answered,
+ * or a failure may not be retried. A retry resumes the same session — never a fresh one — with a resume
+ * prompt that carries no error detail; `resumeAt` applies to the first attempt only (decisions.md D304);
+ * interrupts do not count as attempts; budgets are checked before every attempt. Every event emission is
+ * guarded, so a broken sink cannot end the step (decisions.md D305).
  *
  * @module
  */
@@ -47,7 +47,9 @@ export interface LoopDeps extends HandoffDeps {
   resilience: Resilience;
   caps: BudgetCaps;
   lang: Lang;
-  /** Puts the workbench index in front of the prompts that should carry it (decision 20); null = none. */
+  /**
+   * Puts the workbench index in front of the prompts that should carry it (decisions.md D20); null = none.
+   */
   relay?: IndexRelay | null;
   /** For remembering a real overflow (the window self-calibration); null = do not remember. */
   env?: Env | null;
@@ -81,7 +83,7 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
     deps.relay?.confirm(result.sessionId);
     // Something was spent or measured: the API answered, so a later outage is the network, not the address.
     if (result.ok || result.costUsd > 0 || result.context > 0) resilience.markReached();
-    // Rolling back applies once: on a retry it would discard the work done since (rt §14 #4).
+    // Rolling back applies once: on a retry it would discard the work done since (decisions.md D304).
     plan = { ...plan, resumeAt: null };
     if (outcome.kind === 'ok' || outcome.kind === 'killed') return;
 
@@ -107,7 +109,7 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       continue;
     }
 
-    // A handoff (rt §3.2 step 5) starts a new session; it is not an attempt and spends no retry. Only this
+    // A handoff (docs/runtime.md) starts a new session; it is not an attempt and spends no retry. Only this
     // attempt's errors count as an overflow: the reference once latched one transient overflow onto 86
     // unrelated failures by looking at all of them.
     const tooLong = isOverflow(result.error, ...result.errors.slice(errorsBefore));

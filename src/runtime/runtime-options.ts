@@ -1,5 +1,5 @@
 /**
- * The options of `Runtime` and of `Runtime.run` (api.md §2.3).
+ * The options of `Runtime` and of `Runtime.run` (docs/runtime.md).
  *
  * @module
  */
@@ -18,7 +18,9 @@ import type { ResilienceSettings } from './resilience-settings.js';
 export interface RuntimeOptions {
   /** The agents' working directory; created when missing. */
   workspace: string;
-  /** Run directory; default `<workspace>/runs` (decision 3); a relative path resolves against the cwd. */
+  /**
+   * Run directory; default `<workspace>/runs` (decisions.md D3); a relative path resolves against the cwd.
+   */
   runDir?: string;
   /** True (default): the agent reads no settings files (`settingSources: []`). */
   portable?: boolean;
@@ -44,12 +46,13 @@ export interface RuntimeOptions {
   /** A `Resilience`, its settings, or a boolean (false: one attempt per step, no waiting). */
   resilience?: Resilience | Partial<ResilienceSettings> | boolean;
   /**
-   * Handoff instead of compaction (rm §4): a policy, or a boolean (default true: the window comes from
+   * Handoff instead of compaction (docs/handoff.md): a policy, or a boolean (default true: the window comes
+   * from
    * `FLOWER_WINDOW`, the learned `.windows` value or the model name). On, the child's auto-compact is off
    * (`no_summary`) unless the spec sets a compact policy; false leaves the SDK's auto-compact in charge.
    */
   handoff?: HandoffPolicy | boolean;
-  /** Dollar cap for every step this runtime runs, together (decision 25); null = none. */
+  /** Dollar cap for every step this runtime runs, together (decisions.md D25); null = none. */
   budgetUsd?: number | null;
   /** Session store; default `PruningSessionStore(<runDir>/sessions.db)`. Closed by `Runtime.close()`. */
   store?: FlowerSessionStore;
@@ -76,6 +79,6 @@ export interface RunOptions {
   onEvent?: EventSink | null;
   /** Aborting ends the step at once with `killed-by-signal` (the session stays resumable). */
   signal?: AbortSignal;
-  /** Send the prompt verbatim (decision 11). */
+  /** Send the prompt verbatim (decisions.md D11). */
   verbatim?: boolean;
 }

@@ -51,7 +51,7 @@ export interface AttemptContext {
 /**
  * A {@link Resilience} from a runtime option: an instance as is, settings or a boolean (false = one
  * attempt, no waiting). `FLOWER_STALL_TIMEOUT` sets the watchdog and `FLOWER_UNREACHABLE_WAIT` the wait for
- * an endpoint never reached when the settings do not (api.md §6 #42).
+ * an endpoint never reached when the settings do not (docs/resilience.md).
  */
 export function resilienceFrom(
   value: Resilience | Partial<ResilienceSettings> | boolean | undefined,
@@ -70,11 +70,12 @@ export function resilienceFrom(
 }
 
 /**
- * SDK options for one attempt of `spec`: the permission gate as hooks (decision 7) — the main-thread
+ * SDK options for one attempt of `spec`: the permission gate as hooks (decisions.md D7) — the main-thread
  * whitelist for an ordinary agent, the delegate wall for a coordinator (installed whether or not there is a
- * workbench, D5) — the Agent input rewrite (foreground by default, decision 8; worktrees for isolated
- * roles), the workbench's index and spill hooks, auto-compact off with handoff (decision 6), what is left of
- * the budget as `maxBudgetUsd`, the observed store with eager flush. `onEvent` receives spill events.
+ * workbench, decisions.md D105) — the Agent input rewrite (foreground by default, decisions.md D8; worktrees
+ * for isolated roles), the workbench's index and spill hooks, auto-compact off with handoff
+ * (decisions.md D6), what is left of the budget as `maxBudgetUsd`, the observed store with eager flush.
+ * `onEvent` receives spill events.
  */
 export function attemptOptions(
   context: AttemptContext,
@@ -161,7 +162,7 @@ function gateHooks(context: AttemptContext, spec: AgentSpec, onEvent: EventSink 
 }
 
 /**
- * The model the configuration asks for, to notice a gateway serving another (rt §3.3 5d); only an
+ * The model the configuration asks for, to notice a gateway serving another (docs/runtime.md); only an
  * explicit id counts (an alias like `opus` is resolved by the child).
  */
 export function wantedModel(spec: AgentSpec, env: Env): string | null {

@@ -1,9 +1,10 @@
 /**
- * `Runtime`: runs agent steps in one workspace and records each in `<runDir>/manifest.json` (rt §3). A
- * step is a loop of attempts (`runLoop`): a failure that a retry can fix waits for the network, backs off
- * and resumes the same session; a human interrupt resumes it with the words typed; a budget caps the step
- * and the whole run. Sessions are mirrored into a {@link PruningSessionStore} with eager flush, so a step
- * killed at any point resumes where it stopped, and its manifest row is written while it runs.
+ * `Runtime`: runs agent steps in one workspace and records each in `<runDir>/manifest.json`
+ * (docs/runtime.md). A step is a loop of attempts (`runLoop`): a failure that a retry can fix waits for the
+ * network, backs off and resumes the same session; a human interrupt resumes it with the words typed; a
+ * budget caps the step and the whole run. Sessions are mirrored into a {@link PruningSessionStore} with eager
+ * flush, so a step killed at any point resumes where it stopped, and its manifest row is written while it
+ * runs.
  *
  * @module
  */
@@ -63,7 +64,7 @@ export class Runtime {
   static readonly HANDOFF_DUE = HANDOFF_DUE;
   /** `error` of a step stopped by a signal, a double Ctrl-C or an aborted `signal`. */
   static readonly KILLED = KILLED;
-  /** Every stall error begins with this (decision 30). */
+  /** Every stall error begins with this (decisions.md D30). */
   static readonly STALL_PREFIX = STALL_PREFIX;
   /** What an interrupt-resume prompt ends with. */
   static readonly INTERRUPT_NOTE = INTERRUPT_NOTE;
@@ -73,19 +74,21 @@ export class Runtime {
   readonly runId: string = newRunId();
   readonly store: FlowerSessionStore;
   readonly resilience: Resilience;
-  /** The run cap in dollars (decision 25), or null. */
+  /** The run cap in dollars (decisions.md D25), or null. */
   readonly budgetUsd: number | null;
   /** Finished steps of this process, in order. */
   readonly results: StepResult[] = [];
   /** Failures of event sinks, session callbacks and manifest writes: recorded, never fatal. */
   readonly uiErrors: string[] = [];
-  /** When and how a step hands off to a new session instead of compacting (rm §4). */
+  /** When and how a step hands off to a new session instead of compacting (docs/handoff.md). */
   readonly handoff: HandoffPolicy;
   /** The workbench every step shares (index, spill, notes), or null. */
   readonly workbench: Workbench | null;
   /** Results of this many characters or more are spilled to the workbench; null = never. */
   readonly spillThreshold: number | null;
-  /** Called after a step wrote a handoff document, with the step, the file and its sha256 (decision 23). */
+  /**
+   * Called after a step wrote a handoff document, with the step, the file and its sha256 (decisions.md D23).
+   */
   onHandoff: ((step: string, path: string, sha256: string) => void) | null = null;
   /** Called with each new session id as soon as it is known (before the first turn). */
   onSession: ((sessionId: string) => void) | null = null;
@@ -98,7 +101,7 @@ export class Runtime {
   #closed = false;
   /** This process's record in `processes.json`: children to end after a crash, sessions it holds. */
   readonly #processes: RunProcesses;
-  /** The workbench block last sent to each session (decision 20). */
+  /** The workbench block last sent to each session (decisions.md D20). */
   readonly #indexSent = new Map<string, string>();
   /** The unsandboxed-shell warning is given once per runtime, at its first step. */
   #sandboxChecked = false;
@@ -281,7 +284,7 @@ export class Runtime {
 
   /**
    * For signal handlers: records the in-flight step as `killed-by-signal`, writes the manifest and folds the
-   * store's write-ahead log into `sessions.db` (decision 31), synchronously. Never throws.
+   * store's write-ahead log into `sessions.db` (decisions.md D31), synchronously. Never throws.
    */
   rescue(): void {
     try {

@@ -3,7 +3,7 @@ import type { AgentMessage } from '../agent/agent-backend.js';
 import { classify } from './classify-error.js';
 import { StallWatchdog, stallError } from './stall-watchdog.js';
 
-// Minimal SDK messages of the shapes the watchdog reads (sdk-feasibility.md §3).
+// Minimal SDK messages of the shapes the watchdog reads (as the real SDK sends them).
 const message = (fields: Record<string, unknown>): AgentMessage => fields as unknown as AgentMessage;
 const text = (): AgentMessage =>
   message({
@@ -246,7 +246,7 @@ describe('StallWatchdog timers', () => {
 });
 
 describe('stallError', () => {
-  test('writes the transient stall text of decision 30', () => {
+  test('writes the transient stall text of decisions.md D30', () => {
     expect(stallError(120.4)).toBe('stall: no SDK message for 120 s');
     expect(classify(stallError(401))).toBe('transient');
   });

@@ -1,5 +1,5 @@
 /**
- * `StepResult`: what one `Runtime.run()` call produced (runtime.md §1.1). One manifest row each.
+ * `StepResult`: what one `Runtime.run()` call produced (docs/runtime.md). One manifest row each.
  *
  * @module
  */

@@ -1,7 +1,8 @@
 /**
  * `StepRun`: the state of one `Runtime.run()` call — its result, cost ledger, abort controller, pending
  * interrupt and guarded event sink. Everything that used to live on the runtime instance across steps (the
- * reference's watermark and degraded streak, rt §14 #21) lives here, so one step never inherits another's.
+ * reference's watermark and degraded streak, decisions.md D321) lives here, so one step never inherits
+ * another's.
  *
  * @module
  */

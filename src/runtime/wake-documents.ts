@@ -1,6 +1,6 @@
 /**
  * What {@link wakeState} reads of the frozen brief and goal: is the brief complete, how many checks has the
- * goal — through the `Brief` and `Goal` documents themselves (roles-and-mechanisms.md §2.2, §3.1), so wake
+ * goal — through the `Brief` and `Goal` documents themselves (docs/go-path.md), so wake
  * detection and the clarify step never disagree on whether a brief is complete.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * `wakeState()`: what a `flower` started in a workspace would continue — a confirmed brief, a goal with
- * checks, the sessions on record, the last context size (runtime.md §7.4). The CLI shows it before asking
+ * checks, the sessions on record, the last context size (docs/continuity.md). The CLI shows it before asking
  * "continue from last time?". Strictly read-only: it creates no file or folder, takes no lock, quarantines
  * nothing and rewrites nothing, even for a moved or damaged run directory.
  *
@@ -19,7 +19,10 @@ const SESSIONS_FILE = 'sessions.db';
 
 /** Options of {@link wakeState}. */
 export interface WakeStateOptions {
-  /** Run directory; default `<workspace>/runs` (decisions 3, 29); a relative path resolves against the cwd. */
+  /**
+   * Run directory; default `<workspace>/runs` (decisions.md D3, D29); a relative path resolves against the
+   * cwd.
+   */
   runDir?: string;
   /** Worktree isolation: the workbench is `<parent>/.flower-<name>` instead of `<workspace>/.flower`. */
   isolate?: boolean;

@@ -1,5 +1,5 @@
 /**
- * Window self-calibration, `CFG/.windows` (roles-and-mechanisms.md §4.1, api.md §4.3): the smallest
+ * Window self-calibration, `CFG/.windows` (docs/handoff.md, docs/configuration.md): the smallest
  * main-thread context at which a real overflow happened, per endpoint and model. A gateway may serve a
  * model with a smaller window than its name suggests (a `…[1m]` name served as 200K overflowed at ~174K),
  * and the name guess cannot know that; after one overflow the next run hands off in time.

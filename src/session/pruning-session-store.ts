@@ -17,8 +17,8 @@ import { asPolicy, TrimmingSessionStore, type LayerOptions } from './trimming-se
 const SUBAGENT_PREFIX = 'subagents/agent-';
 
 /**
- * A {@link TrimmingSessionStore} whose `load()` also runs the prune layer (cs §6): base load → expire →
- * trim → prune (→ relink → healOrphans) → journal recovery. Storage is never changed.
+ * A {@link TrimmingSessionStore} whose `load()` also runs the prune layer (docs/context-economy.md): base
+ * load → expire → trim → prune (→ relink → healOrphans) → journal recovery. Storage is never changed.
  */
 export class PruningSessionStore extends TrimmingSessionStore {
   /** The prune layer's settings. */

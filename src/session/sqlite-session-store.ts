@@ -29,7 +29,7 @@ export { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_CONTEXT_SCAN } from './sqlite-session-
 export type { SqliteSessionStoreOptions } from './sqlite-session-store-options.js';
 
 /**
- * A {@link FlowerSessionStore} on better-sqlite3, in the reference schema (context-and-stores.md §5).
+ * A {@link FlowerSessionStore} on better-sqlite3, in the reference schema (docs/session-stores.md).
  *
  * Behaviour, per SDK call:
  * - `append` runs in one `BEGIN IMMEDIATE` transaction: entries whose `uuid` is already stored for the key, or
@@ -41,7 +41,7 @@ export type { SqliteSessionStoreOptions } from './sqlite-session-store-options.j
  * - `delete` of a main key also removes its summary and every subagent transcript under it.
  *
  * The file is in WAL mode with a busy timeout, so parallel runs can share it; `close()` checkpoints so the
- * `.db` file alone is complete afterwards (decision 31).
+ * `.db` file alone is complete afterwards (decisions.md D31).
  *
  * **Subclassing.** The load pipeline (`TrimmingSessionStore`, `PruningSessionStore`) rewrites what the model
  * sees on resume without touching what is stored. `load()` calls {@link SqliteSessionStore.loadRaw} and then
@@ -215,7 +215,7 @@ export class SqliteSessionStore implements FlowerSessionStore {
     });
   }
 
-  /** Checkpoints (decision 31) and closes. Idempotent. */
+  /** Checkpoints (decisions.md D31) and closes. Idempotent. */
   close(): void {
     const connection = this.#connection;
     if (connection === null) return;

@@ -34,8 +34,8 @@ export interface LayerOptions {
 
 /**
  * A {@link SqliteSessionStore} whose `load()` first expires stale ephemeral Bash results, then spills old
- * large tool results to `<workspace>/<spillDirname>/` and points at them (cs §6). What it did is kept per
- * store key and read with {@link TrimmingSessionStore.reportFor}.
+ * large tool results to `<workspace>/<spillDirname>/` and points at them (docs/context-economy.md). What it
+ * did is kept per store key and read with {@link TrimmingSessionStore.reportFor}.
  */
 export class TrimmingSessionStore extends SqliteSessionStore {
   /** Absolute workspace path; spill files go under it so the agent's `Read` reaches them. */

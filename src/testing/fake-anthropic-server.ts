@@ -1,7 +1,7 @@
 /**
  * A scripted fake Anthropic Messages API: a real `node:http` server on 127.0.0.1 (port 0) that the real
  * Claude Code binary talks to through `ANTHROPIC_BASE_URL`. An in-process interceptor cannot see the
- * binary's requests, hence a socket (aesthetics.md §3.4). Routes (sdk-feasibility.md §9, §10):
+ * binary's requests, hence a socket. Routes (docs/testing.md):
  * `POST /v1/messages` → the script's answer; `POST /v1/messages/count_tokens` → `{input_tokens}`; anything
  * else → 404, recorded as unexpected.
  *

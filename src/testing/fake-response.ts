@@ -1,6 +1,6 @@
 /**
  * What a script tells the fake Messages API to do with one request: answer, fail with an HTTP status, or
- * misbehave on the wire in one of the ways the Claude Code binary has to survive (sdk-feasibility.md §5, §10).
+ * misbehave on the wire in one of the ways the Claude Code binary has to survive (docs/testing.md).
  *
  * @module
  */

@@ -1,7 +1,8 @@
 /**
  * `flower-agent/testing`: a scripted fake Anthropic Messages API and helpers, so workflows can be tested
- * offline against the real SDK and its real Claude Code binary (decision 15), plus an in-process scripted
- * backend for tests that need no SDK at all. A hand-kept list of named exports. Guide: docs/testing.md.
+ * offline against the real SDK and its real Claude Code binary (decisions.md D15), plus an in-process
+ * scripted backend for tests that need no SDK at all. A hand-kept list of named exports. Guide:
+ * docs/testing.md.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Turns an HTTP request into the {@link FakeRequest} a script sees, using only the few request features
- * that stay stable across Claude Code versions (sdk-feasibility.md §10): the thread comes from the
+ * that stay stable across Claude Code versions (docs/testing.md): the thread comes from the
  * `x-claude-code-agent-id` header, the turn from the number of assistant messages already in the
  * conversation (so a retry, which re-sends the same body, lands on the same turn), and a compaction request
  * from its fixed opening words.

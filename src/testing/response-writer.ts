@@ -1,7 +1,7 @@
 /**
  * Writes one {@link FakeResponse} to the wire: SSE for streaming requests, JSON for the non-streaming
  * fallback the CLI sends after a failed stream, and the faults (destroyed socket, cut stream, SSE error
- * frame, hang, stall) exactly as sdk-feasibility.md §5 and §10 describe them.
+ * frame, hang, stall) exactly as probing the real binary showed them (docs/testing.md).
  *
  * @module
  */

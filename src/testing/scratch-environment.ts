@@ -1,8 +1,8 @@
 /**
  * A throw-away home for one test's Claude Code child: a temp directory with `home/`, `claude-config/`,
- * `workspace/` and `tmp/`, and the explicit child environment that points at them (decisions 4 and 15).
+ * `workspace/` and `tmp/`, and the explicit child environment that points at them (decisions.md D4 and D15).
  * `options.env` replaces the child's whole environment, so nothing from the developer's shell leaks in:
- * no real key, no `~/.claude`, no heavy `~/.bashrc` (which costs seconds per Bash call, sdk-feasibility.md §0).
+ * no real key, no `~/.claude`, no heavy `~/.bashrc` (which costs seconds per Bash call).
  *
  * @module
  */
@@ -43,7 +43,7 @@ export const TEST_API_KEY = 'sk-ant-api-test-key';
 
 /**
  * Creates a scratch directory and the child environment for it. Retries and timeouts are small so fault
- * tests finish in seconds; auto-compaction is off because flower owns handoff (decision 6).
+ * tests finish in seconds; auto-compaction is off because flower owns handoff (decisions.md D6).
  */
 export async function scratchEnvironment(
   options: ScratchEnvironmentOptions = {},

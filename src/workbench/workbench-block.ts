@@ -1,6 +1,6 @@
 /**
- * The workbench block (roles-and-mechanisms.md §7.4): a short model-facing text, sent in the first user
- * message of a new session (decision 20), that says where the workbench is, what it holds, and the three
+ * The workbench block (docs/workbench.md): a short model-facing text, sent in the first user
+ * message of a new session (decisions.md D20), that says where the workbench is, what it holds, and the three
  * rules for using it. English literals kept next to the code: the model reads it, not the user.
  *
  * @module

@@ -1,7 +1,7 @@
 /**
  * The workbench paths that model-facing texts mention — the coordinator's rules, the oracle's rules and the
- * delegate guard's denial — rendered from the workbench itself (D13: the reference hard-coded `.flower/`,
- * though the workbench may sit beside the repo with isolation or in the run directory with `-W`).
+ * delegate guard's denial — rendered from the workbench itself (decisions.md D113: the reference hard-coded
+ * `.flower/`, though the workbench may sit beside the repo with isolation or in the run directory with `-W`).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The side channel (runtime.md §10.2, roles-and-mechanisms.md §1.5): a human's question about a run in
+ * The side channel (docs/human-channel.md, docs/roles.md): a human's question about a run in
  * progress, answered by a read-only oracle on a runtime of its own — `<runDir>/aside`, with its own
  * `sessions.db` and `manifest.json` — from the run's recent events and its workbench. The run never waits
  * and never hears of it: nothing the oracle says reaches the run's context, events or manifest. Asking the
@@ -16,7 +16,7 @@ import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import type { Workbench } from '../workbench/workbench.js';
 import { STEP_NAMES } from './step-names.js';
 
-/** The aside runtime's folder inside the run directory (api.md §4.1). */
+/** The aside runtime's folder inside the run directory (docs/continuity.md). */
 export const ASIDE_DIR = 'aside';
 
 /** Options of {@link askOracle}. */

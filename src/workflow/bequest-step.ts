@@ -1,5 +1,5 @@
 /**
- * `bequestStep`: the last step of the go path (roles-and-mechanisms.md §4.4, api.md §6 item 30). A read-only
+ * `bequestStep`: the last step of the go path (docs/go-path.md). A read-only
  * finishing turn writes a short note for the person who continues with Claude Code or Codex — what was built,
  * which criteria are unmet, which files are generated from what, the dead ends, where to read first — and
  * flower puts it into `CLAUDE.md` and `AGENTS.md`, which those tools load in every session.

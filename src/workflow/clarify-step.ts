@@ -1,10 +1,10 @@
 /**
  * `clarifyStep`: question the human until the request is clear, then freeze the four-section brief
- * (roles-and-mechanisms.md §2.1). The brief is what every later step starts from, so a rerun must never
+ * (docs/go-path.md). The brief is what every later step starts from, so a rerun must never
  * question the human again: when a complete brief is frozen the step is skipped and the context filled from
  * the file. Only a complete brief is frozen; the clarifier's questions and answers stay in its own disposable
- * session and in the Q&A log, never in the coordinator's context. Cost for scale: HT001's clarification was
- * $0.3704 in 5 turns against $171.25 of work.
+ * session and in the Q&A log, never in the coordinator's context. Cost for scale: in the reference's HT001
+ * run the clarification was $0.3704 in 5 turns against $171.25 of work.
  *
  * @module
  */
@@ -68,7 +68,7 @@ export function clarifyStep(channel: HumanChannel, options: ClarifyStepOptions):
           return false;
         }
       }
-      // D16: each question is a turn, so a turn cap silently caps the questions.
+      // decisions.md D116: each question is a turn, so a turn cap silently caps the questions.
       if (maxTurnsLimitsQuestions(spec.maxTurns, channel.maxAsks)) {
         const text = uiText('clarify.maxTurns', { n: spec.maxTurns ?? 0 }, languageOf(processEnvironment()));
         ctx._onEvent?.(warningEvent('clarifier_max_turns', text, name));

@@ -1,9 +1,10 @@
 /**
- * `goalStep`: the judge's job A on the go path (roles-and-mechanisms.md §3.1). It turns the brief into a
+ * `goalStep`: the judge's job A on the go path (docs/go-path.md). It turns the brief into a
  * goal — one sentence plus a checklist checkable on the spot — and freezes it to `notes/goal.md`, so every
  * judging round grades against the same list and a human can read and edit the standard before money is
  * spent. Skipped, but still filling the context, when a complete goal is already frozen; `alwaysSet` re-runs
- * it (the go path does after a wake remark, D10: otherwise the judge grades against the old list).
+ * it (the go path does after a wake remark, decisions.md D110: otherwise the judge grades against the old
+ * list).
  *
  * @module
  */
@@ -26,13 +27,13 @@ export interface GoalStepOptions extends StepBuild, JudgeOptions {
   briefKey?: string;
   /** Set the goal even when a complete one is frozen. */
   alwaysSet?: boolean;
-  /** The environment fact sheet (D2); gathered when the prompt is built unless given here. */
+  /** The environment fact sheet (decisions.md D102); gathered when the prompt is built unless given here. */
   facts?: string;
 }
 
 /**
  * The goal-setting step. With a channel the judge may ask the human, and unverifiable checks are put to them
- * (D4); see {@link settleUnverifiable}.
+ * (decisions.md D104); see {@link settleUnverifiable}.
  */
 export function goalStep(channel: HumanChannel | null, options: GoalStepOptions): Step {
   const name = options.name ?? STEP_NAMES.goal;
@@ -49,7 +50,7 @@ export function goalStep(channel: HumanChannel | null, options: GoalStepOptions)
     });
   return step(name, spec, (ctx) => prompt(ctx, briefKey, options.facts), {
     verbatim: true,
-    // A judge: re-setting the goal on wake must not resume the session that set the old one (rm §1.4).
+    // A judge: re-setting the goal on wake must not resume the session that set the old one (docs/roles.md).
     fresh: true,
     retries: options.retries ?? 0,
     onFail: options.onFail ?? 'stop',

@@ -1,5 +1,5 @@
 /**
- * The prompts of the judge's two jobs on the go path (roles-and-mechanisms.md §1.4, §3.1–3.2): A, set the
+ * The prompts of the judge's two jobs on the go path (docs/roles.md, docs/go-path.md): A, set the
  * goal from the brief; B, judge one round of work against it. The judge's rule text holds the formats; these
  * prompts open with the job line from `judge.ts` and carry the material. They are sent verbatim (decision
  * 11): a brief may begin with `/` or contain `@path`.
@@ -20,9 +20,11 @@ export const NO_BRIEF =
 export interface SetGoalMaterial {
   /** The brief's prompt block, or null when there is none. */
   brief: string | null;
-  /** The environment fact sheet (D2). */
+  /** The environment fact sheet (decisions.md D102). */
   facts: string;
-  /** A goal the human amended after the judge found the old one unreachable (D10): it prevails. */
+  /**
+   * A goal the human amended after the judge found the old one unreachable (decisions.md D110): it prevails.
+   */
   amended?: { goal: Goal; words: string } | null;
 }
 
@@ -53,14 +55,14 @@ export interface VerifyMaterial {
   goalPath: string;
   /** The worker's (coordinator's) final reply of this round. */
   reply: string;
-  /** What the human added to the brief after it was frozen (D11). */
+  /** What the human added to the brief after it was frozen (decisions.md D111). */
   amendments: readonly BriefAmendment[];
 }
 
 /**
  * Job B: judge the round. The worker's reply is given as a claim to check, never as evidence, and requirements
- * the human added to the brief during the run count as part of the goal (D11: the reference's judge saw only
- * goal and report, so it graded against a requirement the human had already changed).
+ * the human added to the brief during the run count as part of the goal (decisions.md D111: the reference's
+ * judge saw only goal and report, so it graded against a requirement the human had already changed).
  */
 export function verifyPrompt(material: VerifyMaterial): string {
   const goal = material.goal.promptBlock();

@@ -1,5 +1,5 @@
 /**
- * Running a judge on the workflow's runtime without it entering lineage (runtime.md §7.2: "the judge never
+ * Running a judge on the workflow's runtime without it entering lineage (docs/continuity.md: "the judge never
  * touches lineage, so it is always a fresh session").
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Setting the goal again after a human amended it (roles-and-mechanisms.md D10). Appending the human's
+ * Setting the goal again after a human amended it (decisions.md D110). Appending the human's
  * sentence to the statement kept the old checklist, and the judge went on grading against it; so the judge's
  * job A runs once more with the brief, the old goal and the amendment, and its checklist replaces the old
  * one. When that run fails, the appended statement is kept — the amendment is never lost.

@@ -1,5 +1,5 @@
 /**
- * One step of a workflow run (runtime.md §9 steps 3–6): pick the session to start from, run the attempts
+ * One step of a workflow run (docs/workflows.md): pick the session to start from, run the attempts
  * with their labels, ask the gate once per successful attempt, feed a rejection back into the rejected
  * session, then record the result and write the step's context value. The Workflow class only loops.
  *
@@ -221,7 +221,7 @@ async function concludeStep(
 }
 
 /**
- * Decision 23: a human's edit to a handoff document steers the run. When the session that took over is
+ * decisions.md D23: a human's edit to a handoff document steers the run. When the session that took over is
  * resumed and its handoff file no longer has the hash recorded when flower wrote it, the resume prompt says
  * so (re-read it; the edited version prevails), one line goes to the screen, and the new hash is recorded
  * so the note is given once per edit.

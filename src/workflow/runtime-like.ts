@@ -22,8 +22,8 @@ export interface RuntimeLike {
   /** The session store the runtime resumes from. */
   store?: FlowerSessionStore;
   /**
-   * Called when a step wrote a handoff document (decision 23); the workflow records its hash in lineage so a
-   * human's later edit is noticed. Optional: a runtime without handoff never calls it.
+   * Called when a step wrote a handoff document (decisions.md D23); the workflow records its hash in lineage
+   * so a human's later edit is noticed. Optional: a runtime without handoff never calls it.
    */
   onHandoff?: ((step: string, path: string, sha256: string) => void) | null;
   /** Whether a session can still be resumed; when absent every remembered session counts as alive. */

@@ -1,5 +1,5 @@
 /**
- * `starterFlow`: the go path (runtime.md §12) — clarify the request into a brief, turn the brief into a
+ * `starterFlow`: the go path (docs/go-path.md) — clarify the request into a brief, turn the brief into a
  * goal, let a coordinator and its workers do the work in judged rounds, and leave a bequest for whoever
  * continues. Rerunning in the same directory wakes the run: the frozen brief and goal are reused, the work
  * session resumes, and a remark given on wake lands in the brief, re-derives the goal and reaches the
@@ -36,7 +36,9 @@ import { Workflow } from './workflow.js';
 export interface StarterOptions {
   /** The workspace; `.` by default. */
   workspace?: string;
-  /** The run directory holding lineage; `<workspace>/runs` by default (decision 3), relative to the cwd. */
+  /**
+   * The run directory holding lineage; `<workspace>/runs` by default (decisions.md D3), relative to the cwd.
+   */
   runDir?: string;
   /** `--new`: archive the lineage, brief, goal and Q&A log (moved, never deleted) and start over. */
   fresh?: boolean;
@@ -60,7 +62,10 @@ export interface StarterOptions {
   instructions?: string;
   /** The `coder` worker's own rules (before the shared report discipline). */
   workerPrompt?: string;
-  /** File names under `notes/`; the English ones by default, a Chinese one when only it exists (decision 1). */
+  /**
+   * File names under `notes/`; the English ones by default, a Chinese one when only it exists
+   * (decisions.md D1).
+   */
   briefName?: string;
   goalName?: string;
   logName?: string;
@@ -186,7 +191,7 @@ export function buildStarter(ask: string, options: StarterOptions = {}): Starter
 /**
  * False when `said` is already in the brief as an earlier wake remark, so rerunning the same command does not
  * append it twice or set the goal again. Only wake entries count: the reference searched the whole brief, so a
- * short remark found anywhere in it was silently dropped (runtime.md §14 #18).
+ * short remark found anywhere in it was silently dropped (decisions.md D318).
  */
 function notYetAppended(briefPath: string, said: string): boolean {
   const words = said.trim();

@@ -1,6 +1,7 @@
 /**
- * The texts the go path sends the coordinator (runtime.md §12): the work prompt of a new session and the
- * wake prompt of a resumed one, plus the starter worker's description and rules. Sent verbatim (decision 11).
+ * The texts the go path sends the coordinator (docs/go-path.md): the work prompt of a new session and the
+ * wake prompt of a resumed one, plus the starter worker's description and rules. Sent verbatim
+ * (decisions.md D11).
  *
  * @module
  */
@@ -10,7 +11,7 @@ import { loadPrompt } from '../roles/load-prompt.js';
 
 const SEPARATOR = '\n\n---\n\n';
 
-/** How the coordinator picks the starter's one worker: say *when* (roles-and-mechanisms.md §1.2). */
+/** How the coordinator picks the starter's one worker: say *when* (docs/roles.md). */
 export const CODER_DESCRIPTION = loadPrompt('coder-description');
 
 /** The starter worker's own rules, before the shared report discipline. */

@@ -1,6 +1,6 @@
 /**
  * `Step`: one agent run inside a workflow, with the rules that decide whether it runs, whether its result
- * is accepted, how often it is rerun and what it leaves in the shared context (runtime.md §9). `step()`
+ * is accepted, how often it is rerun and what it leaves in the shared context (docs/workflows.md). `step()`
  * builds one with the defaults filled in and checks the values a typo would get wrong.
  *
  * @module
@@ -84,7 +84,7 @@ export interface Step {
   readonly resumePrompt?: string | StepFunction<string> | null;
   /** Turns an accepted result into the step's context value; the result's text by default. */
   readonly reduce?: ((result: StepResult, ctx: Ctx) => string | Promise<string>) | null;
-  /** Send the prompt verbatim: no slash commands, no `@path` expansion (decision 11). */
+  /** Send the prompt verbatim: no slash commands, no `@path` expansion (decisions.md D11). */
   readonly verbatim?: boolean;
   /**
    * Always start a new session: a session this step left in lineage is never resumed. For judges (the goal

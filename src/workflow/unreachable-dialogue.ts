@@ -1,9 +1,9 @@
 /**
- * The question flower puts to a person when the judge finds the goal unreachable (roles-and-mechanisms.md
- * §3.2 step 6): accept and move on, amend the goal, or "you judged wrong, keep going". Spinning more rounds
- * against an unreachable goal is the costliest option, so when nobody answers the step stops instead (the
- * caller throws `StepAbort`). Answers are matched by option number or id, then exact text; anything else is
- * the human's own words and means "misjudged" (D12).
+ * The question flower puts to a person when the judge finds the goal unreachable (docs/go-path.md): accept
+ * and move on, amend the goal, or "you judged wrong, keep going". Spinning more rounds against an unreachable
+ * goal is the costliest option, so when nobody answers the step stops instead (the caller throws
+ * `StepAbort`). Answers are matched by option number or id, then exact text; anything else is the human's own
+ * words and means "misjudged" (decisions.md D112).
  *
  * @module
  */

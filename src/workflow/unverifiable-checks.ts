@@ -1,9 +1,9 @@
 /**
- * What happens to goal checks that cannot be verified here (roles-and-mechanisms.md §3.1, D4). Such a check
- * never passes, so the run would end in UNREACHABLE after all its work rounds (measured: HT002 found 4 of 15
- * only after $35.90 of work and $1.40 of judging). At goal time it costs nothing to decide: when a person can
- * be reached they choose to keep, drop or accept the checks; otherwise — and when nobody answers — a warning
- * says so now, while the goal file is still easy to edit.
+ * What happens to goal checks that cannot be verified here (docs/go-path.md, decisions.md D104). Such a check
+ * never passes, so the run would end in UNREACHABLE after all its work rounds (measured: the reference's
+ * HT002 run found 4 of 15 only after $35.90 of work and $1.40 of judging). At goal time it costs nothing to
+ * decide: when a person can be reached they choose to keep, drop or accept the checks; otherwise — and when
+ * nobody answers — a warning says so now, while the goal file is still easy to edit.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * `withGoal`: the goal guard (roles-and-mechanisms.md §3.2). Each round of a work step ends with an
+ * `withGoal`: the goal guard (docs/go-path.md). Each round of a work step ends with an
  * independent judge in a fresh session that sees only the goal, the scene and the worker's claim, so it owes
  * the worker's effort nothing. ACHIEVED passes; anything else fails the round and its feedback resumes the
  * rejected session for the next (`<step>#round<n>`); UNREACHABLE stops to ask a person, because more rounds
@@ -38,8 +38,8 @@ export interface WithGoalOptions extends StepBuild, JudgeOptions {
   /** Total rounds of work, each ending in a verdict; 3 by default, 0 and 1 both mean one. */
   rounds?: number;
   /**
-   * The brief, whose `## Added …` parts the judge is shown (D11); the channel's amend file by default.
-   * Null: none.
+   * The brief, whose `## Added …` parts the judge is shown (decisions.md D111); the channel's amend file by
+   * default. Null: none.
    */
   briefPath?: string | null;
   /** The context key of the goal step, refreshed when the human amends the goal; `goal` by default. */

@@ -1,6 +1,6 @@
 /**
  * The events a workflow emits (`step`, `step_end`, `warning`) and the guarded sink they go through: a UI
- * callback that throws must never end a run that may have cost hours (runtime.md §14 #5).
+ * callback that throws must never end a run that may have cost hours (decisions.md D305).
  *
  * @module
  */

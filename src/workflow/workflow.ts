@@ -1,5 +1,5 @@
 /**
- * `Workflow`: a list of steps run in order on one runtime, sharing a context (runtime.md §9). It owns the
+ * `Workflow`: a list of steps run in order on one runtime, sharing a context (docs/workflows.md). It owns the
  * parts around the steps: clearing what a previous run left in the context, continuity across processes,
  * the human channel's event wiring, and stopping on a failure or an aborted signal.
  *
@@ -141,7 +141,7 @@ export class Workflow {
     }
   }
 
-  /** Sets the per-run keys and removes what only described the previous run (runtime.md §14 #11). */
+  /** Sets the per-run keys and removes what only described the previous run (decisions.md D311). */
   #prepare(rt: RuntimeLike, sink: EventSink | null, signal: AbortSignal | undefined): Ctx {
     const ctx = this.context;
     delete ctx._failedAt;

@@ -2,7 +2,7 @@
 // spill guard handles, the next request the fake Messages API receives must carry the pointer and the first
 // 400 characters instead of the full text, the spill file must hold the full text, and reading a spill file
 // back must not spill again. The shapes the binary accepts as a replacement are only known from running it
-// (sdk-feasibility.md §2), so one scripted run exercises them all and the tests below read what it left.
+// by probing it, so one scripted run exercises them all and the tests below read what it left.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -1,6 +1,6 @@
 /**
- * `flower demo` (decision 16): the whole go path against the scripted model bundled with the package, in a
- * scratch folder, with no credentials and no cost. The work is in `src/cli/run-demo.ts`; this is the
+ * `flower demo` (decisions.md D16): the whole go path against the scripted model bundled with the package,
+ * in a scratch folder, with no credentials and no cost. The work is in `src/cli/run-demo.ts`; this is the
  * command's entry, kept beside the other commands.
  *
  * @module

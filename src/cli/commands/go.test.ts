@@ -82,7 +82,7 @@ describe('go options', () => {
     return options;
   }
 
-  test('has the defaults of §1.4 and takes -1 for unlimited questions and "never" for the timeout', async () => {
+  test('has the defaults and takes -1 for unlimited questions and "never" for the timeout', async () => {
     expect(await parsed(['x'])).toMatchObject({
       asks: -1,
       rounds: 3,

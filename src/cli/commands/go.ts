@@ -1,5 +1,5 @@
 /**
- * `flower go [ask]` — what `flower "build me X"` runs (cli-and-config.md §1.4): clarify the request into a
+ * `flower go [ask]` — what `flower "build me X"` runs (docs/go-path.md): clarify the request into a
  * brief, set a goal, let a coordinator dispatch workers, judge each round.
  *
  * Order of work: the configuration, its warnings and the `-v` dump, then credentials — before the request
@@ -8,7 +8,7 @@
  * banner. The starter workflow is built (with `--new` it archives the previous brief, goal, Q&A log and
  * lineage — moved, never deleted) and driven like every other workflow ({@link driveWorkflow}): live input
  * line, two-stage Ctrl-C, signal rescue, closing line, failure explanation. Trimming is on unless
- * `--no-trim`; handoff is on unless `--no-handoff`; `-b` caps the whole run (decision 25).
+ * `--no-trim`; handoff is on unless `--no-handoff`; `-b` caps the whole run (decisions.md D25).
  *
  * @module
  */
@@ -145,8 +145,9 @@ function attach(holder: ProcessRecord, runDir: string, renderer: TerminalRendere
 }
 
 /**
- * The startup prompt's loop (§2.1): an empty line continues a waking directory and is an error in a fresh
- * one; `/new` switches to "start over" and asks again in the fresh form; Ctrl-C or end of input cancels.
+ * The startup prompt's loop (docs/cli.md): an empty line continues a waking directory and is an error in a
+ * fresh one; `/new` switches to "start over" and asks again in the fresh form; Ctrl-C or end of input
+ * cancels.
  */
 async function askAtStartup(
   context: CommandContext,

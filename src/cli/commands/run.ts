@@ -1,11 +1,11 @@
 /**
- * `flower run <module>:<export>` (cli-and-config.md §1.5): runs a workflow the user wrote, driven exactly as
+ * `flower run <module>:<export>` (docs/workflows.md): runs a workflow the user wrote, driven exactly as
  * `go` drives its own ({@link driveWorkflow}): credentials first, then the target is loaded; one renderer for
  * the whole run; the live input line; SIGHUP and SIGTERM write the in-flight row and leave the session
  * resumable; two-stage Ctrl-C; the closing line gives this process's cost and the manifest; a failed step
- * says why and exits 1. `-b` caps the whole run (decision 25), `-T` trims old large results on resume, `-W`
- * gives the steps a workbench unless the workflow brings its own. A rerun of the same command resumes each
- * step's session (lineage).
+ * says why and exits 1. `-b` caps the whole run (decisions.md D25), `-T` trims old large results on resume,
+ * `-W` gives the steps a workbench unless the workflow brings its own. A rerun of the same command resumes
+ * each step's session (lineage).
  *
  * @module
  */
@@ -37,7 +37,7 @@ export async function runCommand(
   const workflow = await loadTarget(target, io.cwd, startup.config.lang);
   const runtime = commandRuntime(startup.config, globals, context, {
     budgetUsd: options.budget ?? null,
-    // The workflow's own workbench wins over -W (§1.5).
+    // The workflow's own workbench wins over -W (docs/workflows.md).
     workbench: workflow.workbench instanceof Workbench ? workflow.workbench : globals.workbench === true,
   });
   return driveWorkflow({ workflow, runtime, startup, context, started, json: options.json === true });
