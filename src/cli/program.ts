@@ -161,7 +161,7 @@ export function createProgram(
     .option('--json', JSON_HELP)
     .action(async (ask, options) => {
       const timeout = options.timeout === Number.POSITIVE_INFINITY ? null : options.timeout;
-      exitCode = await handlers.go(ask, { ...options, timeout } as GoOptions, globals());
+      exitCode = await handlers.go(ask, { ...options, timeout }, globals());
     });
 
   program
@@ -237,7 +237,7 @@ export function createProgram(
     .description('Print a shell completion script, e.g. source <(flower completion bash)')
     .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish'] as const))
     .action(async (shell) => {
-      exitCode = await handlers.completion(shell, program as unknown as CommandUnknownOpts);
+      exitCode = await handlers.completion(shell, program);
     });
 
   return { command: program, exitCode: () => exitCode };

@@ -5,6 +5,7 @@
  * @module
  */
 import { FlowerError } from '../errors.js';
+import { valueText } from '../internal/value-text.js';
 
 /** Every resilience setting, with the defaults in {@link DEFAULT_RESILIENCE_SETTINGS}. */
 export interface ResilienceSettings {
@@ -101,7 +102,7 @@ export function resilienceSettings(overrides: Partial<ResilienceSettings> = {}):
     if (!test(value)) {
       throw new FlowerError(
         'CONFIG_INVALID',
-        `Resilience setting ${key} must be ${wanted}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}.`,
+        `Resilience setting ${key} must be ${wanted}, got ${typeof value === 'string' || typeof value === 'object' ? JSON.stringify(value) : valueText(value)}.`,
       );
     }
     (settings as unknown as Record<string, unknown>)[key] = value;

@@ -37,7 +37,7 @@ function result(step: string, ok: boolean, costUsd: number, extra: Partial<StepR
     retired: [],
     context: 36_849,
     ...extra,
-  } as StepResult;
+  };
 }
 
 /** Every file under `dir` with its content: what looking must not change. */
@@ -79,7 +79,7 @@ describe('runStatus', () => {
       found: true,
       live: false,
       holder: null,
-      lastActivity: expect.any(Number),
+      lastActivity: expect.any(Number) as unknown,
     });
     expect(status.costUsd).toBeCloseTo(0.21, 10);
     expect(status.steps.map((step) => [step.step, step.state, step.turns])).toEqual([

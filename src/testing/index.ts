@@ -17,7 +17,7 @@ export type { FakeResponse, FakeResponseKind, Usage } from './fake-response.js';
 export { UnscriptedCallError } from './fake-script.js';
 export type { FakeScript } from './fake-script.js';
 export { lastUserText, MAIN_THREAD } from './request-matching.js';
-export type { FakeRequest } from './request-matching.js';
+export type { FakeRequest, FakeRequestBody } from './request-matching.js';
 export { scratchEnvironment, TEST_API_KEY } from './scratch-environment.js';
 export type { ScratchEnvironment, ScratchEnvironmentOptions } from './scratch-environment.js';
 export { scriptTurns } from './script-turns.js';
