@@ -26,5 +26,23 @@ export { ScriptedBackend, UnconsumedStepsError, UnexpectedBackendCallError } fro
 export { scriptedTurn } from './scripted-turn.js';
 export type { ScriptedTurnOptions } from './scripted-turn.js';
 export type { ScriptedStep } from './scripted-backend.js';
+export {
+  sdkAssistant,
+  sdkAssistantText,
+  sdkErrorResult,
+  sdkInit,
+  sdkQuery,
+  sdkResult,
+  sdkToolResult,
+  sdkToolUse,
+  testUuid,
+} from './sdk-messages.js';
+export type {
+  SdkAssistantOptions,
+  SdkMessageOptions,
+  SdkResultOptions,
+  SdkSuccessResult,
+  Uuid,
+} from './sdk-messages.js';
 export { parseServerSentEvents } from './sse-encoder.js';
 export type { ServerSentEvent } from './sse-encoder.js';
