@@ -119,7 +119,7 @@ export function createProgram(
         ].join('\n'),
         help.lang,
       ),
-    ) as unknown as Command<[], GlobalOptions>;
+    );
   const globals = (): GlobalOptions => program.opts();
 
   program
@@ -182,7 +182,7 @@ export function createProgram(
     .addOption(
       new Option('-t, --tools <list>', 'comma-separated tools the agent may use')
         .argParser(parseToolList)
-        .default(['Read', 'Glob', 'Grep'], 'Read,Glob,Grep'),
+        .default<string[]>(['Read', 'Glob', 'Grep'], 'Read,Glob,Grep'),
     )
     .addOption(
       new Option('-p, --permission-mode <mode>', 'permission mode')
@@ -194,7 +194,7 @@ export function createProgram(
     .option('--fork', 'with --resume: fork into a new session instead of continuing')
     .option('--json', JSON_HELP)
     .action(async (prompt, options) => {
-      exitCode = await handlers.once(prompt, options as OnceOptions, globals());
+      exitCode = await handlers.once(prompt, options, globals());
     });
 
   program
