@@ -11,11 +11,26 @@ const sdkImport = {
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/out/'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    // Type-aware rules need the program; the project service finds tsconfig.json for each file.
+    languageOptions: {
+      parserOptions: {
+        // vitest.config.ts sits outside tsconfig.json's include: it gets a default project of its own.
+        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    // Plain JavaScript (this file, scripts/, bench/) has no types to check.
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-explicit-any': 'error',
       'no-restricted-imports': ['error', { patterns: [sdkImport] }],
     },
   },

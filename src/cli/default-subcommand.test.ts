@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { rewriteArgv, rewriteSetsOf } from './default-subcommand.js';
 import { createProgram, type CommandHandlers } from './program.js';
 
-const idle = async (): Promise<number> => 0;
+const idle = (): Promise<number> => Promise.resolve(0);
 const handlers: CommandHandlers = {
   go: idle,
   run: idle,

@@ -106,7 +106,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
       config,
       ...(context.backend === undefined ? {} : { backend: context.backend }),
       recent: () => window.lines(),
-      print: renderer.print,
+      print: (text, style) => renderer.print(text, style),
       // A pipe has no width: side answers are written whole there, as the event log is.
       width: io.stderr.isTTY === true ? renderWidth(io.stderr.columns) : Number.POSITIVE_INFINITY,
       lang,
@@ -155,7 +155,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
       input: io.stdin,
       // Through the footer: without a prompt on screen the footer still draws itself under each line.
       output: startup.footer?.output ?? io.stderr,
-      ...(startup.footer === null ? {} : { status: startup.footer.line }),
+      ...(startup.footer === null ? {} : { status: startup.footer.line.bind(startup.footer) }),
       channel,
       interrupt: (message) => {
         const accepted = runtime.interrupt(message);

@@ -158,5 +158,5 @@ export function helpConfiguration(lang: Lang): Partial<Help> {
     argumentDescription(this: Help, argument: Argument) {
       return translateComposed(base.argumentDescription.call(this, argument), argument.description, lang);
     },
-  } as Partial<Help>;
+  };
 }

@@ -118,7 +118,7 @@ export function createProgram(
         ].join('\n'),
         help.lang,
       ),
-    ) as unknown as Command<[], GlobalOptions>;
+    );
   const globals = (): GlobalOptions => program.opts();
 
   program
@@ -160,7 +160,7 @@ export function createProgram(
     .option('--json', JSON_HELP)
     .action(async (ask, options) => {
       const timeout = options.timeout === Number.POSITIVE_INFINITY ? null : options.timeout;
-      exitCode = await handlers.go(ask, { ...options, timeout } as GoOptions, globals());
+      exitCode = await handlers.go(ask, { ...options, timeout }, globals());
     });
 
   program
@@ -181,7 +181,7 @@ export function createProgram(
     .addOption(
       new Option('-t, --tools <list>', 'comma-separated tools the agent may use')
         .argParser(parseToolList)
-        .default(['Read', 'Glob', 'Grep'], 'Read,Glob,Grep'),
+        .default<string[]>(['Read', 'Glob', 'Grep'], 'Read,Glob,Grep'),
     )
     .addOption(
       new Option('-p, --permission-mode <mode>', 'permission mode')
@@ -193,7 +193,7 @@ export function createProgram(
     .option('--fork', 'with --resume: fork into a new session instead of continuing')
     .option('--json', JSON_HELP)
     .action(async (prompt, options) => {
-      exitCode = await handlers.once(prompt, options as OnceOptions, globals());
+      exitCode = await handlers.once(prompt, options, globals());
     });
 
   program
@@ -236,7 +236,7 @@ export function createProgram(
     .description('Print a shell completion script, e.g. source <(flower completion bash)')
     .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish'] as const))
     .action(async (shell) => {
-      exitCode = await handlers.completion(shell, program as unknown as CommandUnknownOpts);
+      exitCode = await handlers.completion(shell, program);
     });
 
   return { command: program, exitCode: () => exitCode };

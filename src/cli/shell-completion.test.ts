@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { createProgram, type CommandHandlers } from './program.js';
 import { completionScript } from './shell-completion.js';
 
-const idle = async (): Promise<number> => 0;
+const idle = (): Promise<number> => Promise.resolve(0);
 const handlers: CommandHandlers = {
   go: idle,
   run: idle,
@@ -20,8 +20,7 @@ const handlers: CommandHandlers = {
 };
 
 function program(): CommandUnknownOpts {
-  return createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined })
-    .command as unknown as CommandUnknownOpts;
+  return createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined }).command;
 }
 
 const folder = mkdtempSync(join(tmpdir(), 'flower-completion-'));

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { EventLog } from '../runtime/event-log.js';
 import { writeManifest } from '../runtime/manifest.js';
 import { runStatus } from '../runtime/run-status.js';
+import { errorOutcome } from '../runtime/step-outcome.js';
 import type { StepResult } from '../runtime/step-result.js';
 import { statusLines } from './status-lines.js';
 
@@ -29,6 +30,7 @@ function result(step: string, ok: boolean, costUsd: number, extra: Partial<StepR
     numTurns: 3,
     text: '',
     error: ok ? null : 'tests still fail',
+    outcome: ok ? { kind: 'ok' } : errorOutcome('tests still fail'),
     startedAt: 1_754_380_800,
     endedAt: 1_754_380_860,
     attempts: 1,
@@ -37,7 +39,7 @@ function result(step: string, ok: boolean, costUsd: number, extra: Partial<StepR
     retired: [],
     context: 36_849,
     ...extra,
-  } as StepResult;
+  };
 }
 
 /** Every file under `dir` with its content: what looking must not change. */
@@ -79,7 +81,7 @@ describe('runStatus', () => {
       found: true,
       live: false,
       holder: null,
-      lastActivity: expect.any(Number),
+      lastActivity: expect.any(Number) as unknown,
     });
     expect(status.costUsd).toBeCloseTo(0.21, 10);
     expect(status.steps.map((step) => [step.step, step.state, step.turns])).toEqual([

@@ -124,7 +124,10 @@ describe('demoTurn', () => {
     const ask = demoTurn(request(rules.clarifier, opening));
     expect(ask?.move).toBe('clarify.ask');
     expect(toolCalls(ask)).toEqual([
-      expect.objectContaining({ name: ASK_TOOL, input: expect.objectContaining({ options: DEMO_OPTIONS }) }),
+      expect.objectContaining({
+        name: ASK_TOOL,
+        input: expect.objectContaining({ options: DEMO_OPTIONS }) as unknown,
+      }),
     ]);
 
     const answered = demoTurn(

@@ -98,7 +98,8 @@ export interface ResultEvent extends EventBase {
 export interface ErrorEvent extends EventBase, Thread {
   kind: 'error';
   synthetic: boolean;
-  errorKind: ErrorKind | string | null;
+  /** Usually an {@link ErrorKind}; any other kind the source named passes through as it came. */
+  errorKind: string | null;
 }
 export interface ResetEvent extends EventBase {
   kind: 'reset';

@@ -5,6 +5,7 @@
  * @module
  */
 import type { AgentMessage } from '../agent/agent-backend.js';
+import { valueText } from '../internal/value-text.js';
 import type { FlowerEvent, Thread } from './flower-event.js';
 
 /** Tool-call display text is cut here; the full input stays on the event. */
@@ -68,9 +69,7 @@ export function normalize(message: AgentMessage, options: NormalizeOptions = {})
         },
       ];
     default:
-      return [
-        { ...base, kind: 'unknown', text: String(fields['type'] ?? ''), type: String(fields['type'] ?? '') },
-      ];
+      return [{ ...base, kind: 'unknown', text: valueText(fields['type']), type: valueText(fields['type']) }];
   }
 }
 

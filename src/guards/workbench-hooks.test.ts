@@ -28,10 +28,20 @@ function hookInput(
   } as HookInput;
 }
 
-async function run(matcher: HookCallbackMatcher | undefined, input: HookInput): Promise<any> {
+/** The parts of a hook's answer these tests read. */
+interface HookAnswer {
+  hookSpecificOutput: {
+    permissionDecision?: string;
+    permissionDecisionReason?: string;
+    updatedInput?: unknown;
+    updatedToolOutput?: { stdout: string };
+  };
+}
+
+async function run(matcher: HookCallbackMatcher | undefined, input: HookInput): Promise<HookAnswer> {
   const callback = matcher?.hooks[0];
   if (callback === undefined) throw new Error('no such hook');
-  return callback(input, 'tu_1', { signal });
+  return (await callback(input, 'tu_1', { signal })) as HookAnswer;
 }
 
 let directory: string;
@@ -134,7 +144,7 @@ describe('workbenchHooks', () => {
       hooks.PostToolUse?.[1],
       hookInput('PostToolUse', 'Bash', { command: 'cat big.log' }, { tool_response: response }),
     );
-    expect(output.hookSpecificOutput.updatedToolOutput.stdout).toContain('.flower/spill/');
+    expect(output.hookSpecificOutput.updatedToolOutput?.stdout).toContain('.flower/spill/');
     expect(events.map((event) => event.kind)).toEqual(['spill']);
   });
 });

@@ -317,6 +317,7 @@ export class HumanChannel {
       const onAbort = (): void => {
         release();
         this.#queue = this.#queue.filter((queued) => queued !== ask);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- like fetch and timers, an aborted wait rejects with the signal's reason as the caller gave it
         reject(signal?.reason ?? new Error('The question was withdrawn.'));
       };
       const release = (): void => {

@@ -76,13 +76,13 @@ export function humanMcpServers(channel: HumanChannel): Record<string, McpServer
     },
     { alwaysLoad: true },
   );
-  const inbox = tool('inbox', INBOX_DESCRIPTION, {}, async () => {
+  const inbox = tool('inbox', INBOX_DESCRIPTION, {}, () => {
     const taken = channel.takeMail();
-    return {
+    return Promise.resolve({
       content: [
         { type: 'text', text: inboxReply(taken, channel.amendPath, (mail) => channel.wasAmended(mail)) },
       ],
-    };
+    });
   });
   return {
     human: createSdkMcpServer({

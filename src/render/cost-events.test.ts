@@ -68,7 +68,10 @@ describe('cost events', () => {
     ]);
     // The subagent's response moved the figure before the next main-thread message arrived.
     const subagentAt = events.findIndex((event) => event.kind === 'text' && event.subagent);
-    expect(events[subagentAt - 1]).toMatchObject({ kind: 'cost', stepUsd: expect.closeTo(price(3000), 12) });
+    expect(events[subagentAt - 1]).toMatchObject({
+      kind: 'cost',
+      stepUsd: expect.closeTo(price(3000), 12) as unknown,
+    });
     // The last cost event comes just before the result and is what the manifest records.
     expect(events.at(-2)).toMatchObject({ kind: 'cost', stepUsd: step.costUsd, runUsd: step.costUsd });
     expect(events.at(-1)?.kind).toBe('result');

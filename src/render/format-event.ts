@@ -7,6 +7,7 @@
 import type { Colors } from 'picocolors/types.js';
 import { uiText, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent, HandoffEvent, Thread } from '../events/flower-event.js';
+import { valueText } from '../internal/value-text.js';
 import { displayWidth, fitLine } from './display-width.js';
 import { formatContext, formatContextOf, formatElapsed, formatUsd } from './format-numbers.js';
 import { markdownLines } from './markdown-lines.js';
@@ -194,9 +195,9 @@ export function formatStepHeader(
 function formatToolCall(event: Extract<FlowerEvent, { kind: 'tool_call' }>, options: FormatOptions): string {
   const { colors } = options;
   if (event.tool === 'Agent' || event.tool === 'Task') {
-    const type = String(event.input['subagent_type'] ?? 'general-purpose');
+    const type = valueText(event.input['subagent_type'] ?? 'general-purpose');
     const about = cutAtWord(
-      single(String(event.input['description'] ?? event.input['prompt'] ?? '')),
+      single(valueText(event.input['description'] ?? event.input['prompt'])),
       Math.max(8, lineRoom(options) - displayWidth(type) - 16),
     );
     const line = `${colors.magenta(threadPad(event, `> ${text('ev.dispatch', options)}`))} ${colors.bold(single(type))} ${colors.dim(about)}`;

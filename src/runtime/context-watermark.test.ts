@@ -41,19 +41,17 @@ describe('ContextWatermark', () => {
   test('exempts the writing turn and clears the flag however it ends', async () => {
     const watermark = new ContextWatermark(policy);
     watermark.note(155_000);
-    const seen = await watermark.whileWriting(async () => {
+    const seen = await watermark.whileWriting(() => {
       expect(watermark.writing).toBe(true);
       expect(watermark.due).toBe(false);
-      return [watermark.note(160_000), watermark.note(190_000)];
+      return Promise.resolve([watermark.note(160_000), watermark.note(190_000)]);
     });
     expect(seen).toEqual([null, null]);
     expect(watermark.writing).toBe(false);
     expect(watermark.value).toBe(190_000);
-    await expect(
-      watermark.whileWriting(async () => {
-        throw new Error('turn failed');
-      }),
-    ).rejects.toThrow('turn failed');
+    await expect(watermark.whileWriting(() => Promise.reject(new Error('turn failed')))).rejects.toThrow(
+      'turn failed',
+    );
     expect(watermark.writing).toBe(false);
   });
 

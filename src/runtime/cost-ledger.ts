@@ -47,7 +47,7 @@ export function pricedMessage(
   if (typeof message !== 'object' || message === null) return null;
   const { id, model, usage } = message as { id?: unknown; model?: unknown; usage?: unknown };
   if (typeof id !== 'string' || id === '' || typeof usage !== 'object' || usage === null) return null;
-  return { id, model: typeof model === 'string' ? model : '', usage: usage as TokenUsage };
+  return { id, model: typeof model === 'string' ? model : '', usage };
 }
 
 /** The estimated cost of every distinct response in `entries` (see {@link pricedMessage}). */

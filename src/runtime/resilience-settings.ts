@@ -7,6 +7,7 @@
  */
 import { DEFAULT_CHILD_REQUEST_LIMITS } from '../agent/build-options.js';
 import { FlowerError } from '../errors.js';
+import { valueText } from '../internal/value-text.js';
 
 /** Every resilience setting, with the defaults in {@link DEFAULT_RESILIENCE_SETTINGS}. */
 export interface ResilienceSettings {
@@ -107,7 +108,7 @@ export function resilienceSettings(overrides: Partial<ResilienceSettings> = {}):
     if (!test(value)) {
       throw new FlowerError(
         'CONFIG_INVALID',
-        `Resilience setting ${key} must be ${wanted}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}.`,
+        `Resilience setting ${key} must be ${wanted}, got ${typeof value === 'string' || typeof value === 'object' ? JSON.stringify(value) : valueText(value)}.`,
       );
     }
     (settings as unknown as Record<string, unknown>)[key] = value;

@@ -108,7 +108,7 @@ describe('Resilience', () => {
   ])('rejects %s = %j with one line naming the setting', (key, value) => {
     let caught: unknown;
     try {
-      new Resilience({ [key]: value } as Partial<ResilienceSettings>);
+      new Resilience({ [key]: value });
     } catch (error) {
       caught = error;
     }

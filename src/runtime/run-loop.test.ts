@@ -35,9 +35,9 @@ function resilience(probe: boolean[] = [true], settings: Partial<ResilienceSetti
     { baseDelay: 0.001, probeInterval: 0.001, probeTimeout: 0.01, maxOfflineWait: 1, ...settings },
     {
       env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' },
-      probe: async () => {
+      probe: () => {
         probes.push(Date.now());
-        return answers.length > 1 ? (answers.shift() as boolean) : (answers[0] ?? true);
+        return Promise.resolve(answers.length > 1 ? (answers.shift() as boolean) : (answers[0] ?? true));
       },
     },
   );
@@ -174,7 +174,7 @@ describe('Runtime attempt loop', () => {
     });
     // The process dies right after a rescue: its row must say what went wrong, not only that it was killed.
     expect(rowsAtRescue).toEqual([
-      expect.objectContaining({ ok: false, error: expect.stringContaining('ECONNREFUSED') }),
+      expect.objectContaining({ ok: false, error: expect.stringContaining('ECONNREFUSED') as unknown }),
     ]);
     expect(step).toMatchObject({ ok: false, error: 'killed-by-signal', outcome: { kind: 'killed' } });
     expect(backend.remaining).toBe(1);
@@ -400,7 +400,7 @@ describe('Runtime budgets', () => {
       attempts: 1,
     });
     expect(events.filter((event) => event.kind === 'budget')).toEqual([
-      expect.objectContaining({ scope: 'run', capUsd: 0.5, spentUsd: expect.closeTo(0.5, 6) }),
+      expect.objectContaining({ scope: 'run', capUsd: 0.5, spentUsd: expect.closeTo(0.5, 6) as unknown }),
     ]);
     expect(runtime.totalCost()).toBe(0.5);
   });

@@ -80,7 +80,7 @@ describe('Runtime manifest rows while a step runs', () => {
         const row = readManifest(runtime.runDir)[0];
         expect(row).toMatchObject({
           ended_at: 0,
-          cost_usd: expect.closeTo(price(1000, 10) + price(2000, 20), 12),
+          cost_usd: expect.closeTo(price(1000, 10) + price(2000, 20), 12) as unknown,
         });
       },
       { timeout: COST_WRITE_INTERVAL_MS * 5, interval: 20 },
@@ -108,7 +108,10 @@ describe('Runtime manifest rows while a step runs', () => {
         row = readManifest(runtime.runDir)[0];
       },
     });
-    expect(row).toMatchObject({ error: 'killed-by-signal', cost_usd: expect.closeTo(price(1000), 12) });
+    expect(row).toMatchObject({
+      error: 'killed-by-signal',
+      cost_usd: expect.closeTo(price(1000), 12) as unknown,
+    });
     expect(row?.ended_at).toBeGreaterThan(0);
   });
 });
@@ -180,10 +183,10 @@ describe('Runtime completing what a killed process left', () => {
     const rows = readManifest(runtime.runDir);
     expect(rows[0]).toMatchObject({
       run: 'dead-run',
-      ended_at: expect.closeTo(started + 9, 3),
+      ended_at: expect.closeTo(started + 9, 3) as unknown,
       duration_s: 9,
       error: 'killed-by-signal',
-      cost_usd: expect.closeTo(price(1000) + price(3000) + price(500), 12),
+      cost_usd: expect.closeTo(price(1000) + price(3000) + price(500), 12) as unknown,
     });
     expect(rows[1]).toEqual(other);
     expect(rows[2]).toMatchObject({ run: runtime.runId, session_id: 'old' });
@@ -227,7 +230,10 @@ describe('Runtime events', () => {
     const events: FlowerEvent[] = [];
     await runtime.run(spec, 'x', { resume: 'old', onEvent: (event) => events.push(event) });
     const trim = events.find((event) => event.kind === 'trim');
-    expect(trim).toMatchObject({ sessionId: 'old', report: expect.objectContaining({ pruned: 1 }) });
+    expect(trim).toMatchObject({
+      sessionId: 'old',
+      report: expect.objectContaining({ pruned: 1 }) as unknown,
+    });
     expect(trim?.text).not.toBe('');
   });
 

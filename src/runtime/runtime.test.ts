@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AgentMessage } from '../agent/agent-backend.js';
 import { agentSpec } from '../agent/agent-spec.js';
-import type { HookInput, McpServerConfig, HookJSONOutput } from '../agent/claude-sdk.js';
+import type { McpServerConfig, HookJSONOutput } from '../agent/claude-sdk.js';
 import { isFlowerError } from '../errors.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { ScriptedBackend } from '../testing/scripted-backend.js';
@@ -221,7 +221,7 @@ describe('Runtime', () => {
               session_id: 's',
               transcript_path: '',
               cwd: '/',
-            } as HookInput,
+            },
             't',
             { signal: new AbortController().signal },
           )) as { hookSpecificOutput?: { permissionDecision?: string } } | undefined
@@ -267,7 +267,7 @@ describe('Runtime', () => {
           session_id: 's',
           transcript_path: '',
           cwd: '/',
-        } as HookInput,
+        },
         't',
         {
           signal: new AbortController().signal,

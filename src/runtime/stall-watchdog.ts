@@ -80,7 +80,7 @@ export class StallWatchdog {
   observe(message: AgentMessage): void {
     if (this.#done) return;
     this.#lastAt = this.#now();
-    this.#track(message as unknown as Fields);
+    this.#track(message);
     if (this.busy) this.#disarm();
     else this.#arm();
   }

@@ -171,7 +171,7 @@ export function dropBlocks(entry: Entry, ids: ReadonlySet<string>): Entry | 'emp
   if (kept.length === blocks.length) return entry;
   if (kept.length === 0) return 'empty';
   const { toolUseResult: _unused, ...rest } = withBlocks(entry, kept);
-  return rest as Entry;
+  return rest;
 }
 
 function neutralizeInterrupts(entry: Entry, text: string): Entry {

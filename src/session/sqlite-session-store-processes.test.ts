@@ -123,13 +123,17 @@ describe('SqliteSessionStore across processes', () => {
         const summary = database.prepare('SELECT data FROM summaries').all() as Array<{ data: string }>;
         expect(summary).toHaveLength(1);
         const key = { projectKey: '-shared-ws', sessionId: 'session-1' };
-        expect(JSON.parse(summary[0]!.data).data).toEqual(foldSessionSummary(undefined, key, entries).data);
+        expect((JSON.parse(summary[0]!.data) as { data: unknown }).data).toEqual(
+          foldSessionSummary(undefined, key, entries).data,
+        );
 
         for (let writer = 0; writer < WRITERS; writer += 1) {
           const own = database
             .prepare('SELECT payload FROM entries WHERE store_key = ? ORDER BY seq')
             .all(`-shared-ws/session-1/subagents/agent-w${writer}`) as Array<{ payload: string }>;
-          expect(own.map((row) => JSON.parse(row.payload))).toEqual(batches[writer]!.flatMap(ownEntries));
+          expect(own.map((row): unknown => JSON.parse(row.payload))).toEqual(
+            batches[writer]!.flatMap(ownEntries),
+          );
         }
       } finally {
         database.close();

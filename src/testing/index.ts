@@ -18,7 +18,7 @@ export type { FakeResponse, FakeResponseKind, Usage } from './fake-response.js';
 export { UnscriptedCallError } from './fake-script.js';
 export type { FakeScript } from './fake-script.js';
 export { lastUserText, MAIN_THREAD } from './request-matching.js';
-export type { FakeRequest } from './request-matching.js';
+export type { FakeRequest, FakeRequestBody } from './request-matching.js';
 export { scratchEnvironment, TEST_API_KEY } from './scratch-environment.js';
 export type { ScratchEnvironment, ScratchEnvironmentOptions } from './scratch-environment.js';
 export { scriptTurns } from './script-turns.js';
@@ -27,5 +27,23 @@ export { ScriptedBackend, UnconsumedStepsError, UnexpectedBackendCallError } fro
 export { scriptedTurn } from './scripted-turn.js';
 export type { ScriptedTurnOptions } from './scripted-turn.js';
 export type { ScriptedStep } from './scripted-backend.js';
+export {
+  sdkAssistant,
+  sdkAssistantText,
+  sdkErrorResult,
+  sdkInit,
+  sdkQuery,
+  sdkResult,
+  sdkToolResult,
+  sdkToolUse,
+  testUuid,
+} from './sdk-messages.js';
+export type {
+  SdkAssistantOptions,
+  SdkMessageOptions,
+  SdkResultOptions,
+  SdkSuccessResult,
+  Uuid,
+} from './sdk-messages.js';
 export { parseServerSentEvents } from './sse-encoder.js';
 export type { ServerSentEvent } from './sse-encoder.js';

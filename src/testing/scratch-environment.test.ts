@@ -15,7 +15,7 @@ describe('scratchEnvironment', () => {
       }
       expect(scratch.workspace).toBe(join(scratch.dir, 'workspace'));
       expect(scratch.env).toEqual({
-        PATH: expect.any(String),
+        PATH: expect.any(String) as unknown,
         HOME: scratch.home,
         LANG: 'C.UTF-8',
         NO_COLOR: '1',

@@ -101,8 +101,9 @@ export class ScriptedBackend implements AgentBackend {
         const error = errorAfterResult(step);
         if (error !== null) throw error;
       },
-      interrupt: async () => {
+      interrupt: () => {
         this.interrupts++;
+        return Promise.resolve();
       },
       close: () => {
         closed = true;

@@ -40,7 +40,7 @@ export function renderWorkbenchBlock(source: BlockSource): string {
     }
     lines.push(`${section.title} in ${folder(section.directory)} (${section.entries.length}):`);
     const shown = section.entries.slice(0, Math.max(0, source.maxEntries));
-    for (const entry of shown) lines.push(`- ${blockEntry(entry, source.display)}`);
+    for (const entry of shown) lines.push(`- ${blockEntry(entry, (path) => source.display(path))}`);
     const more = section.entries.length - shown.length;
     if (more > 0) lines.push(`- …${more} more, list the directory`);
   }

@@ -235,7 +235,7 @@ describe('starterFlow', () => {
     expect(existsSync(join(workspace, 'runs', 'lineage.json'))).toBe(false);
   });
 
-  test('a deleted brief with a new request starts over; a clarification cut short is resumed instead', async () => {
+  test('a deleted brief with a new request starts over; a clarification cut short is resumed instead', () => {
     const lineage = join(workspace, 'runs', 'lineage.json');
     // Cut short: only the clarifier ran and no brief was frozen. The next run must resume it, not archive.
     mkdirSync(join(workspace, 'runs'), { recursive: true });

@@ -31,7 +31,7 @@ describe('step', () => {
       name: 'renamed',
       spec: other,
       prompt: 'other',
-    } as Partial<Step>);
+    });
     expect(built).toMatchObject({ name: 'work', spec, prompt: 'go', retries: 2, onFail: 'continue' });
   });
 

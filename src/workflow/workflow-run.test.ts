@@ -207,15 +207,15 @@ describe('Workflow.run', () => {
     const calls: string[] = [];
     const rt: RuntimeLike = {
       onSession: null,
-      run: async (_spec, prompt, options = {}) => {
+      run: (_spec, prompt, options = {}) => {
         calls.push(`${options.stepName ?? ''}:${prompt}`);
-        return {
+        return Promise.resolve({
           ...newStepResult(options.stepName ?? '', 1),
           sessionId: 's1',
           error: Runtime.KILLED,
           outcome: { kind: 'killed' },
           endedAt: 2,
-        };
+        });
       },
     };
     const flow = new Workflow([

@@ -13,13 +13,14 @@ const key: SessionKey = { projectKey: 'p', sessionId: 's' };
 /** A deliberately bad store: it keeps the caller's array and hands it back from load(). */
 class ReferenceKeepingStore implements SessionStore {
   readonly kept = new Map<string, SessionStoreEntry[]>();
-  async append(target: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
+  append(target: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
     const existing = this.kept.get(target.sessionId);
     if (existing === undefined) this.kept.set(target.sessionId, entries);
     else existing.push(...entries);
+    return Promise.resolve();
   }
-  async load(target: SessionKey): Promise<SessionStoreEntry[] | null> {
-    return this.kept.get(target.sessionId) ?? null;
+  load(target: SessionKey): Promise<SessionStoreEntry[] | null> {
+    return Promise.resolve(this.kept.get(target.sessionId) ?? null);
   }
 }
 

@@ -171,7 +171,7 @@ describe('flower once (e2e)', () => {
     expect(run.stdout).toBe('');
     expect(readManifest(join(scratch.workspace, 'runs'))[0]).toMatchObject({
       ok: false,
-      error: expect.stringContaining('401'),
+      error: expect.stringContaining('401') as unknown,
     });
   });
 
@@ -215,7 +215,7 @@ describe('flower once (e2e)', () => {
         step: 'ad-hoc',
         ok: false,
         error: 'killed-by-signal',
-        session_id: expect.any(String),
+        session_id: expect.any(String) as unknown,
       }),
     ]);
   });

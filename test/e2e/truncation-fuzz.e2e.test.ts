@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import type { HookCallbackMatcher, SDKSystemMessage } from '../../src/agent/claude-sdk.js';
+import { valueText } from '../../src/internal/value-text.js';
 import type { Entry } from '../../src/session/entry-content.js';
 import { EphemeralPolicy } from '../../src/session/ephemeral-policy.js';
 import { emptyLoadReport, type LoadReport } from '../../src/session/load-report.js';
@@ -30,16 +31,16 @@ import { runQuery } from './support/run-query.js';
 /** Denies `rm …` (recorded as `toolDenialKind: 'permission-rule'`), allows everything else. */
 const guard: HookCallbackMatcher = {
   hooks: [
-    async (input) => {
+    (input) => {
       const command = (input as { tool_input?: { command?: unknown } }).tool_input?.command;
       const deny = typeof command === 'string' && command.startsWith('rm ');
-      return {
+      return Promise.resolve({
         hookSpecificOutput: {
           hookEventName: 'PreToolUse',
           permissionDecision: deny ? 'deny' : 'allow',
           ...(deny ? { permissionDecisionReason: 'rm is not allowed here' } : {}),
         },
-      };
+      });
     },
   ],
 };
@@ -165,7 +166,7 @@ async function eachLimited<T>(
 
 describe('truncation fuzz', () => {
   test('the recording covers the shapes the pipeline rewrites', () => {
-    const types = recording.main.map((entry) => `${entry.type}/${String(entry['subtype'] ?? '')}`);
+    const types = recording.main.map((entry) => `${entry.type}/${valueText(entry['subtype'])}`);
     expect(types).toContain('system/api_error');
     expect(recording.main.filter((entry) => entry['isApiErrorMessage'] === true)).toHaveLength(1);
     expect(recording.main.filter((entry) => entry['toolDenialKind'] === 'permission-rule')).toHaveLength(2);

@@ -69,7 +69,7 @@ export class SdkLikeBackend implements AgentBackend {
     }
     return {
       [Symbol.asyncIterator]: messages,
-      interrupt: async () => undefined,
+      interrupt: () => Promise.resolve(),
       close: () => {
         closed = true;
       },

@@ -37,7 +37,7 @@ beforeAll(async () => {
       rules: Object.fromEntries(Object.entries(block.rules!).filter(([rule]) => IMPORT_RULES.includes(rule))),
     }));
   config = [
-    { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } },
+    { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
     ...(importBlocks as Linter.Config[]),
   ];
 });

@@ -61,11 +61,11 @@ function wakingWorkspace(): void {
 describe('go options', () => {
   async function parsed(argv: string[]): Promise<GoOptions> {
     const seen: GoOptions[] = [];
-    const idle = async (): Promise<number> => 0;
+    const idle = (): Promise<number> => Promise.resolve(0);
     const handlers: CommandHandlers = {
-      go: async (_ask, options) => {
+      go: (_ask, options) => {
         seen.push(options);
-        return 0;
+        return Promise.resolve(0);
       },
       run: idle,
       once: idle,

@@ -24,13 +24,13 @@ export interface StatusOptions {
   json?: true;
 }
 
-/** Runs `flower status`; resolves to the exit code (0: a run was found; 1: none here). */
-export async function statusCommand(
+/** Runs `flower status`; returns the exit code (0: a run was found; 1: none here). */
+export function statusCommand(
   dir: string | undefined,
   options: StatusOptions,
   globals: GlobalOptions,
   context: CommandContext,
-): Promise<number> {
+): number {
   const { io } = context;
   const { workspace, runDir } = locate(dir, globals, io.cwd);
   const status = runStatus(workspace, runDir);

@@ -26,7 +26,10 @@ export interface QueryOutcome {
  * A PreToolUse hook that allows every tool: the permission gate flower uses (decisions.md D7); works as root.
  */
 export const allowEveryTool: HookCallbackMatcher = {
-  hooks: [async () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } })],
+  hooks: [
+    () =>
+      Promise.resolve({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }),
+  ],
 };
 
 /** Base options for an e2e query in `scratch`: its env and workspace, no setting sources, every tool allowed. */
