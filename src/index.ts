@@ -104,7 +104,7 @@ export { classify } from './runtime/classify-error.js';
 export { Workflow } from './workflow/workflow.js';
 export type { WorkflowOptions, WorkflowRunOptions } from './workflow/workflow.js';
 export { step } from './workflow/step.js';
-export type { Ctx, OnFail, Step, StepFunction, WorkflowKeys } from './workflow/step.js';
+export type { Ctx, OnFail, Step, StepFunction, StepParameters, WorkflowKeys } from './workflow/step.js';
 export { renderStep } from './workflow/render-step.js';
 export { StepAbort } from './workflow/step-abort.js';
 export { STEP_NAMES, verdictLabel } from './workflow/step-names.js';
@@ -132,9 +132,9 @@ export { isGitWorkTree } from './workbench/git-work-tree.js';
 
 export { parseSections } from './roles/parse-sections.js';
 export { coordinator } from './roles/coordinator.js';
-export type { CoordinatorOptions } from './roles/coordinator.js';
+export type { CoordinatorOptions, CoordinatorParameters } from './roles/coordinator.js';
 export { worker, WORKER_RULES, WORKER_TOOLS } from './roles/worker.js';
-export type { WorkerOptions } from './roles/worker.js';
+export type { WorkerOptions, WorkerParameters } from './roles/worker.js';
 export { clarify } from './roles/clarifier.js';
 export type { ClarifierOptions } from './roles/clarifier.js';
 // The two opening lines stay public: a judge step written by hand needs the one that picks the judge's job.
