@@ -18,6 +18,7 @@ import { storeKey } from './store-key.js';
 import type { JournalledCall, ToolJournalReader } from './tool-journal.js';
 import { trimLayer } from './trim-layer.js';
 import { TrimPolicy } from './trim-policy.js';
+import { TrimmingSessionStore } from './trimming-session-store.js';
 
 /** A journal kept in a list: what the SQLite `ToolJournal` answers, without a database. */
 class MemoryJournal implements ToolJournalReader {
@@ -248,6 +249,14 @@ describe('layeredStore', () => {
     expect(expiring.reportFor(key)).toMatchObject({ expired: 1, cleared: 0 });
     // Trim first: the same result is spilled to a file (written for nothing) before expire sees it.
     expect(trimming.reportFor(key)).toMatchObject({ expired: 1, cleared: 1 });
+  });
+
+  test('the named stores are presets over the same layer values, in the runtime order', () => {
+    const pruning = new PruningSessionStore(join(directory, 'pruning.db'), join(directory, 'workspace'));
+    const trimming = new TrimmingSessionStore(join(directory, 'trimming.db'), join(directory, 'workspace'));
+    closing.push(pruning, trimming);
+    expect(pruning.layers.map((layer) => layer.name)).toEqual(['expire', 'trim', 'prune', 'journal']);
+    expect(trimming.layers.map((layer) => layer.name)).toEqual(['expire', 'trim']);
   });
 
   test('keeps every other member of the base, called on the base itself', async () => {
