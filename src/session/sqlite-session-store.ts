@@ -43,11 +43,12 @@ export type { SqliteSessionStoreOptions } from './sqlite-session-store-options.j
  * The file is in WAL mode with a busy timeout, so parallel runs can share it; `close()` checkpoints so the
  * `.db` file alone is complete afterwards (decisions.md D31).
  *
- * **Subclassing.** The load pipeline (`TrimmingSessionStore`, `PruningSessionStore`) rewrites what the model
- * sees on resume without touching what is stored. `load()` calls {@link SqliteSessionStore.loadRaw} and then
- * {@link SqliteSessionStore.transform}; a layer overrides `transform(key, entries)` (calling
- * `super.transform` first to stack layers), returns new arrays and objects rather than mutating its input,
- * and overrides {@link SqliteSessionStore.reportFor} to expose what it did per key.
+ * **Layers.** The load pipeline rewrites what the model sees on resume without touching what is stored. Its
+ * layers are values (`expireLayer`, `trimLayer`, …) that `layeredStore(base, layers)` runs over any base
+ * store, this one included; `TrimmingSessionStore` and `PruningSessionStore` are presets that run them from
+ * {@link SqliteSessionStore.transform}. `load()` calls {@link SqliteSessionStore.loadRaw} and then
+ * `transform(key, entries)`, which a subclass may override (calling `super.transform` first), returning new
+ * arrays and objects rather than mutating its input.
  */
 export class SqliteSessionStore implements FlowerSessionStore {
   /** Absolute path of the database file. */
