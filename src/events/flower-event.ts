@@ -13,7 +13,7 @@ export interface EventBase {
   text: string;
   /** Epoch seconds (float). */
   at: number;
-  /** The step that produced the event, set by the runtime; null outside a step. */
+  /** The step that produced the event, set where the event is made; null outside a step. */
   step: string | null;
   /** The source message, for debugging. Never sent to a frontend. */
   raw?: unknown;
@@ -85,6 +85,10 @@ export interface ContextEvent extends EventBase {
   sessionId: string | null;
   window: number | null;
   threshold: number | null;
+  /** The API response's id: one response may reach the SDK as several messages, each with the same usage. */
+  messageId?: string | null;
+  /** The model that served the response, as the API named it. */
+  model?: string | null;
 }
 export interface ResultEvent extends EventBase {
   kind: 'result';
@@ -94,6 +98,12 @@ export interface ResultEvent extends EventBase {
   isError: boolean;
   subtype: string;
   errors: string[];
+  /** Why the turn ended, as the CLI named it (e.g. `api_error`); null when it did not say. */
+  terminalReason?: string | null;
+  /** The HTTP status of a failed API call that ended the turn; null otherwise. */
+  apiErrorStatus?: number | null;
+  /** The result's own text when it reports an error (an API failure's message); null otherwise. */
+  errorText?: string | null;
 }
 export interface ErrorEvent extends EventBase, Thread {
   kind: 'error';

@@ -32,6 +32,8 @@ export interface SpillGuardOptions {
   mainOnly?: boolean;
   /** Receives one `spill` event per text saved. */
   onSpill?: EventSink | null;
+  /** The step the guard serves, carried by its events; null (default) outside a step. */
+  step?: string | null;
 }
 
 /** Code points of the spilled text shown after the pointer. */
@@ -75,7 +77,8 @@ export function spillGuard(workbench: Workbench, options: SpillGuardOptions = {}
         return spillPointer(saved.chars, workbench.display(saved.path), text);
       });
       if (output === undefined) return { action: 'pass' };
-      for (const saved of spilled) emit(options.onSpill, spillEvent(input, saved, workbench));
+      const step = options.step ?? null;
+      for (const saved of spilled) emit(options.onSpill, spillEvent(input, saved, workbench, step));
       return { action: 'replace', output };
     },
   };
@@ -154,13 +157,14 @@ function spillEvent(
   input: ToolHookInput,
   saved: { chars: number; path: string },
   workbench: Workbench,
+  step: string | null,
 ): SpillEvent {
   const path = workbench.display(saved.path);
   return {
     kind: 'spill',
     text: `${input.toolName} result of ${saved.chars} characters spilled to ${path}`,
     at: Date.now() / 1000,
-    step: null,
+    step,
     subagent: !isMainThread(input),
     // A hook call does not say which Agent call started its subagent.
     parentToolUseId: null,

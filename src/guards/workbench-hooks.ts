@@ -31,6 +31,8 @@ export interface WorkbenchHooksOptions {
   allowGlance?: boolean;
   /** Receives spill events. */
   onEvent?: EventSink;
+  /** The step the hooks serve, carried by the spill events; null (default) outside a step. */
+  step?: string | null;
 }
 
 /**
@@ -51,6 +53,10 @@ export function workbenchHooks(workbench: Workbench, options: WorkbenchHooksOpti
           allowBackground: options.allowBackground ?? false,
         }),
     indexGuard(workbench),
-    spillGuard(workbench, { threshold: spillThreshold, onSpill: options.onEvent ?? null }),
+    spillGuard(workbench, {
+      threshold: spillThreshold,
+      onSpill: options.onEvent ?? null,
+      step: options.step ?? null,
+    }),
   );
 }

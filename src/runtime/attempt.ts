@@ -60,7 +60,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   const fresh = result.errors.length;
   const texts: string[] = [];
   const toolNames = new Map<string, string>();
-  let lastContextMessage: unknown = null;
+  let lastContextMessage: string | null = null;
   let sawResult = false;
   let stalledFor: number | null = null;
   let interrupted = false;
@@ -82,7 +82,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       kind: 'cost',
       text: `$${result.costUsd.toFixed(4)}`,
       at: Date.now() / 1000,
-      step: null,
+      step: run.result.step,
       usd: Math.max(0, result.costUsd - before),
       stepUsd: result.costUsd,
       runUsd: deps.runSpentBefore + result.costUsd,
@@ -113,7 +113,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         kind: 'stall',
         text: uiText('rt.stall', { idle: humanDuration(idleS, deps.lang) }, deps.lang),
         at: Date.now() / 1000,
-        step: null,
+        step: run.result.step,
         idleS,
         sessionId: result.sessionId,
       });
@@ -132,18 +132,16 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
 
   const onEvent = (event: FlowerEvent): void => {
     if (event.kind === 'context') {
-      const id = messageId(event.raw);
-      if (id === lastContextMessage) return;
+      // One API response may reach us as several messages with the same usage: count it once. A response
+      // without an id cannot be matched, so each of its messages counts.
+      const id = event.messageId ?? null;
+      if (id !== null && id === lastContextMessage) return;
       lastContextMessage = id;
       result.context = Math.max(result.context, event.tokens);
       run.watermark = Math.max(run.watermark, event.tokens);
-      if (run.handoff !== null) {
-        // The UI shows how close the context is to the handoff.
-        event.window = run.handoff.policy.window;
-        event.threshold = run.handoff.policy.at;
-        if (run.handoff.note(event.tokens) === 'near') emitNear(run, deps, event.tokens);
-      }
-      checkModel(run, deps, event.raw);
+      if (run.handoff !== null && run.handoff.note(event.tokens) === 'near')
+        emitNear(run, deps, event.tokens);
+      checkModel(run, deps, event.model ?? null);
     }
     if (event.kind === 'tool_call') toolNames.set(event.id, event.tool);
     // The cost event goes first: the result's own total is the session's lifetime spend when it was
@@ -154,7 +152,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     else if (event.kind === 'error') result.errors.push(event.text);
   };
 
-  const meter = new StreamMeter();
+  const meter = new StreamMeter(Date.now, run.result.step);
   let query: AgentQuery | null = null;
   try {
     query = deps.backend.query(
@@ -183,7 +181,12 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       }
       const streamed = streamedMessageId(message);
       if (streamed !== null) ledger.noteStreamed(streamed);
-      for (const event of normalize(message, { toolNames })) onEvent(event);
+      // The UI shows how close the context is to the handoff.
+      const policy = run.handoff?.policy;
+      const contextLimits = policy === undefined ? null : { window: policy.window, threshold: policy.at };
+      for (const event of normalize(message, { toolNames, step: run.result.step, contextLimits })) {
+        onEvent(event);
+      }
     }
   } catch (error) {
     // After an error result the SDK throws as well; the result already said what happened.
@@ -235,16 +238,11 @@ function resultOutcome(event: ResultEvent, errors: readonly string[], budget: At
 
 /** `<subtype>[ <status>]: <detail>` for an error result (decisions.md D302: never leave `error` empty). */
 export function resultError(event: ResultEvent, errors: readonly string[]): string {
-  const raw = (typeof event.raw === 'object' && event.raw !== null ? event.raw : {}) as Record<
-    string,
-    unknown
-  >;
-  const detail =
-    event.errors.length > 0 ? event.errors.join('; ') : (errors.at(-1) ?? stringField(raw['result']));
+  const detail = event.errors.length > 0 ? event.errors.join('; ') : (errors.at(-1) ?? event.errorText ?? '');
   // An API failure ends with subtype "success" plus is_error; its terminal reason names it better.
-  const label =
-    event.subtype === 'success' ? stringField(raw['terminal_reason']) || 'api_error' : event.subtype;
-  const status = typeof raw['api_error_status'] === 'number' ? ` ${raw['api_error_status']}` : '';
+  const label = event.subtype === 'success' ? event.terminalReason || 'api_error' : event.subtype;
+  const apiStatus = event.apiErrorStatus ?? null;
+  const status = apiStatus === null ? '' : ` ${apiStatus}`;
   return detail === '' ? `${label}${status}` : `${label}${status}: ${detail}`;
 }
 
@@ -264,7 +262,7 @@ function emitNear(run: StepRun, deps: AttemptDeps, tokens: number): void {
       deps.lang,
     ),
     at: Date.now() / 1000,
-    step: null,
+    step: run.result.step,
     context: tokens,
     window: policy.window,
     threshold: policy.at,
@@ -285,17 +283,16 @@ function emitTrim(
     kind: 'trim',
     text: trimReport(report, deps.lang),
     at: Date.now() / 1000,
-    step: null,
+    step: run.result.step,
     sessionId,
     report,
   });
 }
 
 // A gateway may serve another model than asked for; a `[1m]` model served as 200K overflowed at ~174K.
-function checkModel(run: StepRun, deps: AttemptDeps, raw: unknown): void {
+function checkModel(run: StepRun, deps: AttemptDeps, served: string | null): void {
   if (run.modelChecked || deps.wantedModel === null) return;
-  const served = (raw as { message?: { model?: unknown } } | null)?.message?.model;
-  if (typeof served !== 'string' || served === '' || served === '<synthetic>') return;
+  if (served === null || served === '' || served === '<synthetic>') return;
   run.modelChecked = true;
   if (served.toLowerCase() === deps.wantedModel.toLowerCase()) return;
   run.emit({
@@ -304,7 +301,7 @@ function checkModel(run: StepRun, deps: AttemptDeps, raw: unknown): void {
     text: uiText('rt.modelMismatch', { want: deps.wantedModel, served }, deps.lang),
     detail: `want ${deps.wantedModel}, served ${served}`,
     at: Date.now() / 1000,
-    step: null,
+    step: run.result.step,
   });
 }
 
@@ -313,13 +310,4 @@ function streamedMessageId(message: unknown): string | null {
   if (fields.type !== 'assistant') return null;
   const id = fields.message?.id;
   return typeof id === 'string' && id !== '' ? id : null;
-}
-
-function messageId(raw: unknown): unknown {
-  const body = (raw as { message?: { id?: unknown } } | null)?.message;
-  return body?.id ?? raw;
-}
-
-function stringField(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }

@@ -138,5 +138,5 @@ export function emitHandoff(
     sections?: { doing: string; decided: string; deadends: string; next: string };
   },
 ): void {
-  run.emit({ kind: 'handoff', at: Date.now() / 1000, step: null, ...fields });
+  run.emit({ kind: 'handoff', at: Date.now() / 1000, step: run.result.step, ...fields });
 }

@@ -75,7 +75,7 @@ export function resilienceFrom(
  * workbench, decisions.md D105) — the Agent input rewrite (foreground by default, decisions.md D8; worktrees
  * for isolated roles), the workbench's index and spill hooks, auto-compact off with handoff
  * (decisions.md D6), what is left of the budget as `maxBudgetUsd`, the observed store with eager flush.
- * `onEvent` receives spill events.
+ * `onEvent` receives spill and warning events, made for `step`.
  */
 export function attemptOptions(
   context: AttemptContext,
@@ -83,12 +83,13 @@ export function attemptOptions(
   plan: AttemptPlan,
   sessionStore: SessionStore,
   onEvent: EventSink | null = null,
+  step: string | null = null,
 ): Options {
   // Claude Code runs no tool before every PreToolUse hook has answered, so the journal's place in the list
   // does not matter for its promise; last, it leaves the gate first for code that looks the gate up.
   const journal = context.journal == null ? null : journalHooks(context.journal);
   const spills = context.spillsWritten == null ? null : spillsWrittenHooks(context.spillsWritten);
-  const hooks = mergeHooks(spec.hooks, gateHooks(context, spec, onEvent), journal, spills);
+  const hooks = mergeHooks(spec.hooks, gateHooks(context, spec, onEvent, step), journal, spills);
   const compact = spec.compact ?? (context.handoff ? new CompactPolicy({ mode: 'no_summary' }) : null);
   const maxBudgetUsd = plan.budget.kind === 'capped' ? plan.budget.capUsd : null;
   const effective: AgentSpec = { ...spec, hooks, compact, maxBudgetUsd };
@@ -119,13 +120,18 @@ export function attemptOptions(
           context.lang,
         ),
         at: Date.now() / 1000,
-        step: null,
+        step,
       }),
   });
 }
 
 /** The hooks flower adds to a spec: permission gate, Agent rewrite, workbench index and spill. */
-function gateHooks(context: AttemptContext, spec: AgentSpec, onEvent: EventSink | null): HooksConfig {
+function gateHooks(
+  context: AttemptContext,
+  spec: AgentSpec,
+  onEvent: EventSink | null,
+  step: string | null,
+): HooksConfig {
   const allowed = [...spec.allowedTools, ...wholeServers(spec)];
   const whitelist = spec.delegateOnly
     ? null
@@ -155,7 +161,7 @@ function gateHooks(context: AttemptContext, spec: AgentSpec, onEvent: EventSink 
       spillThreshold: context.spillThreshold,
       agents: null,
       allowGlance: spec.glance,
-      ...(onEvent === null ? {} : { onEvent }),
+      ...(onEvent === null ? {} : { onEvent, step }),
     }),
     toHooks(whitelist),
   );

@@ -202,7 +202,7 @@ export class Runtime {
     this.#current = step;
     if (!this.#sandboxChecked) {
       this.#sandboxChecked = true;
-      const warning = unsandboxedWarning(this.#env, this.#lang, this.#sandbox);
+      const warning = unsandboxedWarning(this.#env, this.#lang, this.#sandbox, step.result.step);
       if (warning !== null) step.emit(warning);
     }
     try {
@@ -229,7 +229,14 @@ export class Runtime {
           runSpentBefore: this.#spent(),
           options: (plan, sessionStore) =>
             this.#tie(
-              attemptOptions(this.#attemptContext(), spec, plan, sessionStore, (event) => step.emit(event)),
+              attemptOptions(
+                this.#attemptContext(),
+                spec,
+                plan,
+                sessionStore,
+                (event) => step.emit(event),
+                step.result.step,
+              ),
             ),
           relay:
             this.workbench !== null && spec.workbench

@@ -86,7 +86,12 @@ export function mainCheckoutWall(workspace: string, writable: readonly string[])
  * isolated worker's commands are not walled), or null when the sandbox can run. The runtime gives it once.
  * `enabled` false (the user turned the sandbox off) gives the warning without probing.
  */
-export function unsandboxedWarning(env: Env, lang: Lang, enabled = true): WarningEvent | null {
+export function unsandboxedWarning(
+  env: Env,
+  lang: Lang,
+  enabled = true,
+  step: string | null = null,
+): WarningEvent | null {
   const support = enabled
     ? sandboxSupport(env['PATH'] ?? '')
     : ({ available: false, reason: SANDBOX_TURNED_OFF } as const);
@@ -97,6 +102,6 @@ export function unsandboxedWarning(env: Env, lang: Lang, enabled = true): Warnin
     detail: support.reason,
     text: uiText('warn.noSandbox', { reason: support.reason }, lang),
     at: Date.now() / 1000,
-    step: null,
+    step,
   };
 }

@@ -71,9 +71,11 @@ export class StepRun {
     return this.controller.signal.aborted;
   }
 
-  /** Sends `event` to the caller's sink, stamped with the step; a throwing sink is recorded, never fatal. */
+  /**
+   * Sends `event`, made complete by its maker (its `step` included), to the caller's sink unchanged: a sink
+   * may keep it, so nothing here or later writes to it. A throwing sink is recorded, never fatal.
+   */
   emit(event: FlowerEvent): void {
-    event.step = this.result.step;
     if (this.#sink === null || this.#muted) return;
     try {
       this.#sink(event);
