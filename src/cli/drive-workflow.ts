@@ -12,8 +12,7 @@
  */
 import { incompleteNote, RecordedFailures } from './recorded-failures.js';
 import { uiText } from '../config/ui-text.js';
-import { Verdict } from '../roles/verdict.js';
-import { HumanChannel } from '../human/human-channel.js';
+import type { HumanChannel } from '../human/human-channel.js';
 import type { OracleAnswer } from '../workflow/ask-oracle.js';
 import { RecentWindow } from '../human/recent-window.js';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
@@ -36,13 +35,13 @@ import { jsonEventSink } from './json-events.js';
 export const ASIDE_WAIT_MS = 120_000;
 
 /**
- * What the driver needs of a workflow: `Workflow`, or one built by another copy of flower-agent (a user's
- * `flower run` module may import its own), hence no `instanceof`.
+ * What the driver needs of a workflow: a `Workflow`, or what `flower run` loaded from a user's module (which
+ * may import its own copy of flower-agent; `loadTarget` checked its channel by shape).
  */
 export interface DrivenWorkflow {
   run(rt: Runtime, options?: { onEvent?: EventSink | null }): Promise<Ctx>;
   /** The human channel its agents ask through; the live input line answers it. */
-  readonly channel?: unknown;
+  readonly channel?: HumanChannel | null;
   /** Failures it recorded instead of throwing (a `Workflow` has them); shown as warnings. */
   readonly uiErrors?: readonly string[];
 }
@@ -77,7 +76,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   const { io } = context;
   const { renderer, config } = startup;
   const lang = config.lang;
-  const channel = humanChannelOf(workflow.channel);
+  const channel = workflow.channel ?? null;
 
   // Nobody can answer from a pipe; with --timeout 0 questions are settled at once, so that is fine
   // (decisions.md D216).
@@ -219,7 +218,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   } else if (typeof ctx._aborted === 'string' && ctx._aborted !== '') {
     // A gate gave up (e.g. an unreachable goal nobody decided on): its reason, not the step's result.
     renderer.print(ctx._aborted, 'red');
-  } else if (ctx._verdict instanceof Verdict && ctx._verdict.state !== 'ACHIEVED') {
+  } else if (ctx._verdict !== undefined && ctx._verdict.state !== 'ACHIEVED') {
     // Every round ran and the judge never said ACHIEVED: say so, and how to go on.
     const reason = ctx._verdict.reason === '' ? '-' : ctx._verdict.reason;
     renderer.print(uiText('verdict.roundsUsed', { n: ctx._goalRounds ?? 0, reason }, lang), 'red');
@@ -227,15 +226,6 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   renderer.print(uiText('err.abortedAt', { step: failedAt }, lang), 'red');
   renderer.close();
   return 1;
-}
-
-/** The workflow's channel when it is a human channel (by shape: it may come from another copy). */
-function humanChannelOf(channel: unknown): HumanChannel | null {
-  if (channel instanceof HumanChannel) return channel;
-  if (typeof channel !== 'object' || channel === null) return null;
-  const methods = ['pending', 'answer', 'decline', 'send'] as const;
-  const candidate = channel as Record<(typeof methods)[number], unknown>;
-  return methods.every((name) => typeof candidate[name] === 'function') ? (channel as HumanChannel) : null;
 }
 
 /** Waits for the side questions still running, at most {@link ASIDE_WAIT_MS}, after saying how many. */

@@ -81,4 +81,12 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Send the prompt verbatim (decisions.md D11). */
   verbatim?: boolean;
+  /**
+   * Called with this run's new session ids instead of the runtime's `onSession`; `null` calls nothing.
+   * Per run, so a caller (a workflow recording lineage) never swaps the runtime's public field and a
+   * concurrent reader never sees a borrowed hook. Absent: the runtime's `onSession`.
+   */
+  onSession?: ((sessionId: string) => void) | null;
+  /** Called when this run wrote a handoff document, instead of the runtime's `onHandoff`; `null` calls nothing. */
+  onHandoff?: ((step: string, path: string, sha256: string) => void) | null;
 }

@@ -152,6 +152,11 @@ export class Runtime {
     return join(this.runDir, MANIFEST_FILE);
   }
 
+  /** The language of its messages, from its configuration: a workflow on it speaks the same one. */
+  get lang(): Lang {
+    return this.#lang;
+  }
+
   /** The SDK project key of the workspace: the key its sessions are stored under. */
   get projectKey(): string {
     return projectKey(this.workspace);
@@ -186,12 +191,17 @@ export class Runtime {
     }
     this.#prepareIsolation(spec);
     this.#claimResume(options.resume ?? null);
+    // Read when called, not now: a caller may still set the runtime's fields while the step runs.
+    const onSession = (): ((sessionId: string) => void) | null =>
+      options.onSession === undefined ? this.onSession : options.onSession;
+    const onHandoff = (): ((step: string, path: string, sha256: string) => void) | null =>
+      options.onHandoff === undefined ? this.onHandoff : options.onHandoff;
     const step = new StepRun(options.stepName ?? spec.name, options.onEvent ?? null, {
       onSession: (sessionId) => {
         this.#processes.claimSession(sessionId);
-        this.onSession?.(sessionId);
+        onSession()?.(sessionId);
       },
-      onHandoff: (stepName, path, sha256) => this.onHandoff?.(stepName, path, sha256),
+      onHandoff: (stepName, path, sha256) => onHandoff()?.(stepName, path, sha256),
       persist: () => this.#persist(step),
       uiErrors: this.uiErrors,
     });

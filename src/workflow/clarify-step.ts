@@ -9,9 +9,8 @@
  * @module
  */
 import { dirname, join } from 'node:path';
-import { languageOf, uiText } from '../config/ui-text.js';
+import { uiText } from '../config/ui-text.js';
 import { isOversized, readInPartsInstructions, saveForReading } from '../runtime/oversized-prompt.js';
-import { processEnvironment } from '../config/process-environment.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import { Brief, readDocument } from '../roles/brief.js';
 import { clarify, maxTurnsLimitsQuestions, type ClarifierOptions } from '../roles/clarifier.js';
@@ -19,7 +18,7 @@ import { amendmentsMarkdown, briefAmendments } from './brief-amendments.js';
 import { freezeDocument } from './freeze-document.js';
 import type { StepBuild } from './step-build.js';
 import { STEP_NAMES } from './step-names.js';
-import { step, type Ctx, type Step } from './step.js';
+import { contextLang, step, type Ctx, type Step } from './step.js';
 import { warningEvent } from './workflow-events.js';
 
 /** Options of {@link clarifyStep}. */
@@ -70,7 +69,7 @@ export function clarifyStep(channel: HumanChannel, options: ClarifyStepOptions):
       }
       // decisions.md D116: each question is a turn, so a turn cap silently caps the questions.
       if (maxTurnsLimitsQuestions(spec.maxTurns, channel.maxAsks)) {
-        const text = uiText('clarify.maxTurns', { n: spec.maxTurns ?? 0 }, languageOf(processEnvironment()));
+        const text = uiText('clarify.maxTurns', { n: spec.maxTurns ?? 0 }, contextLang(ctx));
         ctx._onEvent?.(warningEvent('clarifier_max_turns', text, name));
       }
       return true;
@@ -88,8 +87,7 @@ export function clarifyStep(channel: HumanChannel, options: ClarifyStepOptions):
       hydrateBrief(ctx, name, Brief.parse(text));
       return true;
     },
-    reduce: (result, ctx) =>
-      (ctx._brief instanceof Brief ? ctx._brief : Brief.parse(result.text)).promptBlock(),
+    reduce: (result, ctx) => (ctx._brief ?? Brief.parse(result.text)).promptBlock(),
   });
 }
 

@@ -16,7 +16,7 @@ import { freezeDocument } from './freeze-document.js';
 import { setGoalPrompt } from './judge-prompts.js';
 import type { StepBuild } from './step-build.js';
 import { STEP_NAMES } from './step-names.js';
-import { step, type Ctx, type Step } from './step.js';
+import { contextLang, step, type Ctx, type Step } from './step.js';
 import { settleUnverifiable } from './unverifiable-checks.js';
 
 /** Options of {@link goalStep}. */
@@ -67,14 +67,19 @@ export function goalStep(channel: HumanChannel | null, options: GoalStepOptions)
       if (!parsed.complete()) return false;
       freezeDocument(goalPath, parsed.toMarkdown());
       hydrateGoal(ctx, name, parsed);
-      const settled = await settleUnverifiable(parsed, channel, { goalPath, sink: ctx._onEvent, step: name });
+      const settled = await settleUnverifiable(parsed, channel, {
+        goalPath,
+        sink: ctx._onEvent,
+        step: name,
+        lang: contextLang(ctx),
+      });
       if (settled !== parsed) {
         freezeDocument(goalPath, settled.toMarkdown());
         hydrateGoal(ctx, name, settled);
       }
       return true;
     },
-    reduce: (result, ctx) => (ctx._goal instanceof Goal ? ctx._goal : Goal.parse(result.text)).promptBlock(),
+    reduce: (result, ctx) => (ctx._goal ?? Goal.parse(result.text)).promptBlock(),
   });
 }
 

@@ -5,17 +5,17 @@
  *
  * @module
  */
-import { uiText, languageOf } from '../config/ui-text.js';
-import { processEnvironment } from '../config/process-environment.js';
+import { uiText } from '../config/ui-text.js';
 import { FlowerError } from '../errors.js';
 import type { EventSink } from '../events/flower-event.js';
 import { errorText } from '../internal/error-text.js';
+import type { RunOptions } from '../runtime/runtime-options.js';
 import type { StepResult } from '../runtime/step-result.js';
 import type { Continuity } from './continuity.js';
 import type { RuntimeLike } from './runtime-like.js';
 import { isStepAbort } from './step-abort.js';
 import { attemptLabel } from './step-names.js';
-import type { Ctx, Step } from './step.js';
+import { contextLang, type Ctx, type Step } from './step.js';
 import { renderStep } from './render-step.js';
 import { handoffEdited, sha256Of } from '../runtime/handoff-files.js';
 import { readFileSync } from 'node:fs';
@@ -62,7 +62,7 @@ export async function runStep(s: Step, run: SurroundingRun): Promise<StepDecisio
     const rendered = await renderStep(s, ctx, { resuming: carried !== null });
     const initial: Start = {
       prompt: carried === null ? rendered : withEditedHandoff(name, rendered, run),
-      resume: s.resumeFrom ? sourceSession(s, sessions, s.resumeFrom) : carried,
+      resume: s.resumeFrom ? sourceSession(s, sessions, s.resumeFrom, ctx) : carried,
       fork: s.fork ?? false,
     };
     const woke = ctx._woke ?? 1;
@@ -77,7 +77,7 @@ export async function runStep(s: Step, run: SurroundingRun): Promise<StepDecisio
       sink?.(stepEvent(label, { index: run.index, total: run.total, resumed, woke }));
       const goneSession = attempt === 0 ? run.continuity?.gone.get(name) : undefined;
       if (goneSession !== undefined && initial.resume === null) {
-        const text = uiText('step.sessionMissing', { step: name, session: goneSession }, lang());
+        const text = uiText('step.sessionMissing', { step: name, session: goneSession }, contextLang(ctx));
         sink?.(warningEvent('session_missing', text, name));
       }
       tally.attempts++;
@@ -112,10 +112,11 @@ export async function runStep(s: Step, run: SurroundingRun): Promise<StepDecisio
 }
 
 /** The session `s` resumes from its `resumeFrom` step; a missing one is a mistake in the workflow. */
-function sourceSession(s: Step, sessions: Record<string, string>, from: string): string {
+function sourceSession(s: Step, sessions: Record<string, string>, from: string, ctx: Ctx): string {
   const sessionId = sessions[from];
   if (sessionId === undefined || sessionId === '') {
-    throw new FlowerError('MISSING_SESSION', uiText('step.noResumeSource', { step: s.name, from }, lang()));
+    const text = uiText('step.noResumeSource', { step: s.name, from }, contextLang(ctx));
+    throw new FlowerError('MISSING_SESSION', text);
   }
   return sessionId;
 }
@@ -132,7 +133,11 @@ async function nextStart(s: Step, result: StepResult, initial: Start, ctx: Ctx):
   return { prompt: reply, resume: result.sessionId, fork: false };
 }
 
-/** One `rt.run` with the lineage hook in front of the runtime's own `onSession`, restored afterwards. */
+/**
+ * One `rt.run` with the lineage hooks, passed as this run's options in front of the runtime's own callbacks
+ * (read when called). Per run, so only the step's own run is remembered: a gate's judge runs on the same
+ * runtime without them, and the runtime's public fields are never swapped.
+ */
 async function runWithLineage(
   s: Step,
   label: string,
@@ -140,42 +145,37 @@ async function runWithLineage(
   run: SurroundingRun,
 ): Promise<StepResult> {
   const { rt, continuity } = run;
-  const previous = rt.onSession;
-  const previousHandoff = rt.onHandoff;
-  if (continuity !== null && previousHandoff !== undefined) {
-    rt.onHandoff = (stepName: string, path: string, sha256: string): void => {
-      try {
-        continuity.lineage.recordHandoff(s.name, path, sha256);
-      } catch (error) {
-        run.uiErrors.push(`lineage: ${errorText(error)}`);
-      }
-      previousHandoff?.(stepName, path, sha256);
-    };
-  }
+  const hooks: Pick<RunOptions, 'onSession' | 'onHandoff'> = {};
   if (continuity !== null) {
-    rt.onSession = (sessionId: string): void => {
+    hooks.onSession = (sessionId: string): void => {
       try {
         continuity.lineage.remember(s.name, sessionId);
       } catch (error) {
         run.uiErrors.push(`lineage: ${errorText(error)}`);
       }
-      previous?.(sessionId);
+      rt.onSession?.(sessionId);
     };
+    // A runtime without handoff never calls it, so nothing is recorded for one that has no such hook.
+    if (rt.onHandoff !== undefined) {
+      hooks.onHandoff = (stepName: string, path: string, sha256: string): void => {
+        try {
+          continuity.lineage.recordHandoff(s.name, path, sha256);
+        } catch (error) {
+          run.uiErrors.push(`lineage: ${errorText(error)}`);
+        }
+        rt.onHandoff?.(stepName, path, sha256);
+      };
+    }
   }
-  try {
-    return await rt.run(s.spec, start.prompt, {
-      stepName: label,
-      resume: start.resume,
-      fork: start.resume !== null && start.fork,
-      onEvent: run.sink,
-      verbatim: s.verbatim ?? false,
-      ...(run.signal === undefined ? {} : { signal: run.signal }),
-    });
-  } finally {
-    // Only the step's own run is remembered: a gate's judge runs on the same runtime and must not be.
-    rt.onSession = previous;
-    if (previousHandoff !== undefined) rt.onHandoff = previousHandoff;
-  }
+  return await rt.run(s.spec, start.prompt, {
+    stepName: label,
+    resume: start.resume,
+    fork: start.resume !== null && start.fork,
+    onEvent: run.sink,
+    verbatim: s.verbatim ?? false,
+    ...hooks,
+    ...(run.signal === undefined ? {} : { signal: run.signal }),
+  });
 }
 
 /** Records the final result, tells `onStep`, and writes (or withholds) the step's context value. */
@@ -239,7 +239,7 @@ function withEditedHandoff(name: string, prompt: string, run: SurroundingRun): s
   run.sink?.({
     kind: 'handoff',
     phase: 'edited',
-    text: uiText('ho.edited', { path: recorded.path }, lang()),
+    text: uiText('ho.edited', { path: recorded.path }, contextLang(run.ctx)),
     at: Date.now() / 1000,
     step: name,
     context: 0,
@@ -251,8 +251,4 @@ function withEditedHandoff(name: string, prompt: string, run: SurroundingRun): s
     `A human edited the handoff document ${recorded.path} after it was written. Re-read it before you go ` +
     `on: where it differs from what you remember, the edited version prevails.\n\n${prompt}`
   );
-}
-
-function lang(): ReturnType<typeof languageOf> {
-  return languageOf(processEnvironment());
 }

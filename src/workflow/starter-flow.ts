@@ -8,7 +8,7 @@
  * @module
  */
 import { join, resolve } from 'node:path';
-import { languageOf, uiText } from '../config/ui-text.js';
+import { languageOf, uiText, type Lang } from '../config/ui-text.js';
 import { processEnvironment } from '../config/process-environment.js';
 import { FlowerError } from '../errors.js';
 import { AMEND_LABELS, HumanChannel } from '../human/human-channel.js';
@@ -71,6 +71,11 @@ export interface StarterOptions {
   logName?: string;
   /** Finish with a bequest in `CLAUDE.md` and `AGENTS.md`; true by default. */
   bequest?: boolean;
+  /**
+   * The language of the errors thrown while building (the run itself speaks its runtime's); by default the
+   * one a configuration loaded now would have, as `new Runtime()` without a `config` does.
+   */
+  lang?: Lang;
 }
 
 /** The starter workflow and the parts a front end wires to it (the live input line, the wake banner). */
@@ -101,7 +106,7 @@ export function starterFlow(ask: string, options: StarterOptions = {}): Workflow
 /** {@link starterFlow} with its channel, workbench and wake facts, for a front end that wires them. */
 export function buildStarter(ask: string, options: StarterOptions = {}): StarterBuild {
   const request = ask.trim();
-  const lang = languageOf(processEnvironment());
+  const lang = options.lang ?? languageOf(processEnvironment());
   const workspace = resolve(options.workspace ?? '.');
   const runDir = resolve(options.runDir ?? join(workspace, 'runs'));
   const isolate = options.isolate ?? false;

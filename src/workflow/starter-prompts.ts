@@ -6,7 +6,6 @@
  * @module
  */
 import type { Ctx } from './step.js';
-import { Goal } from '../roles/goal.js';
 import { loadPrompt } from '../roles/load-prompt.js';
 
 const SEPARATOR = '\n\n---\n\n';
@@ -26,7 +25,7 @@ export function workPrompt(ctx: Ctx, briefKey: string, fallback: string): string
   const parts = [
     `Do it per this brief.\n\n${typeof brief === 'string' && brief.trim() !== '' ? brief : fallback.trim()}`,
   ];
-  const goal = ctx._goal instanceof Goal ? ctx._goal.promptBlock() : '';
+  const goal = ctx._goal?.promptBlock() ?? '';
   if (goal !== '') {
     parts.push(
       `The acceptance standard: after every round an independent judge checks each item below on the scene.\n\n${goal}`,
@@ -45,7 +44,7 @@ export function wakePrompt(ctx: Ctx, said: string, rederived: boolean, lastFeedb
     said.trim() === ''
       ? 'Continue where you stopped. First say in one line what you will touch first.'
       : said.trim();
-  const goal = rederived && ctx._goal instanceof Goal ? ctx._goal.promptBlock() : '';
+  const goal = rederived ? (ctx._goal?.promptBlock() ?? '') : '';
   if (goal !== '') {
     return `${opening}${SEPARATOR}The goal and checklist were derived again from this remark; they prevail over the earlier ones.\n\n${goal}`;
   }

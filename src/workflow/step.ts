@@ -6,14 +6,22 @@
  * @module
  */
 import type { AgentSpec } from '../agent/agent-spec.js';
+import type { Lang } from '../config/ui-text.js';
 import type { EventSink } from '../events/flower-event.js';
+import type { HumanChannel } from '../human/human-channel.js';
+import type { Brief } from '../roles/brief.js';
+import type { Goal } from '../roles/goal.js';
+import type { Verdict } from '../roles/verdict.js';
 import type { Lineage } from '../runtime/lineage.js';
 import type { StepResult } from '../runtime/step-result.js';
+import type { Workbench } from '../workbench/workbench.js';
 import type { RuntimeLike } from './runtime-like.js';
 
 /**
- * The keys the framework itself keeps in a workflow's context. They begin with `_` so they never collide
- * with a step's name (step names may not begin with `_`). Never written to disk.
+ * The framework's own state in a workflow's context, typed: what a step or gate reads here needs no
+ * `instanceof` or cast (`ctx._brief?.goal`, `ctx._verdict?.feedback()`). The keys begin with `_` so they
+ * never collide with a step's name (step names may not begin with `_`); everything else in the context is a
+ * user value (step outputs and the caller's own keys, `unknown`). Never written to disk.
  */
 export interface WorkflowKeys {
   /** The runtime the workflow runs on; gates use it to run a judge. */
@@ -32,22 +40,33 @@ export interface WorkflowKeys {
   _failedAt: string;
   /** The message of a `StepAbort`; cleared at the start of each run. */
   _aborted: string;
-  /** The brief written by the clarify step (a `Brief`). */
-  _brief: unknown;
+  /** The brief written (or read back) by the clarify step. */
+  _brief: Brief;
   /** Display names of the brief sections still missing after a rejected clarification. */
   _briefMissing: string[];
-  /** The goal written by the goal step (a `Goal`). */
-  _goal: unknown;
-  /** The judge's last verdict (a `Verdict`). */
-  _verdict: unknown;
+  /** The goal written (or read back) by the goal step. */
+  _goal: Goal;
+  /** The judge's last verdict. */
+  _verdict: Verdict;
   /** How many judge rounds have run. */
   _goalRounds: number;
   /** The run's abort signal, for gates that run agents or ask a human of their own. */
   _signal: AbortSignal;
+  /** The language of the workflow's messages: the runtime's (its configuration's); set at the start of each run. */
+  _lang: Lang;
+  /** The workflow's human channel, or null; set at the start of each run. */
+  _channel: HumanChannel | null;
+  /** The workflow's own workbench, or null; set at the start of each run. */
+  _workbench: Workbench | null;
 }
 
 /** A workflow's shared context: step outputs by step name, the caller's own keys, and {@link WorkflowKeys}. */
 export type Ctx = Record<string, unknown> & Partial<WorkflowKeys>;
+
+/** The language of the workflow's messages: the one its run set in the context, English outside a run. */
+export function contextLang(ctx: Ctx): Lang {
+  return ctx._lang ?? 'en';
+}
 
 /** A value computed from the context, synchronously or not. */
 export type StepFunction<T> = (ctx: Ctx) => T | Promise<T>;

@@ -7,8 +7,7 @@
  *
  * @module
  */
-import { languageOf, uiText } from '../config/ui-text.js';
-import { processEnvironment } from '../config/process-environment.js';
+import { uiText, type Lang } from '../config/ui-text.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Verdict } from '../roles/verdict.js';
 import { matchChoice, type Choice } from './answer-choice.js';
@@ -27,14 +26,17 @@ export type UnreachableOutcome =
 
 type UnreachableChoice = 'accept' | 'amend' | 'misjudged';
 
-/** Asks the human through `channel` what to do about `verdict`; for "amend" also asks for the new goal. */
+/**
+ * Asks the human through `channel`, in `lang` (the workflow's), what to do about `verdict`; for "amend" also
+ * asks for the new goal.
+ */
 export async function unreachableDialogue(
   channel: HumanChannel | null,
   verdict: Verdict,
+  lang: Lang,
   signal?: AbortSignal,
 ): Promise<UnreachableOutcome> {
   if (!canReachHuman(channel)) return { kind: 'unanswered' };
-  const lang = languageOf(processEnvironment());
   const choices: Choice<UnreachableChoice>[] = [
     { id: 'accept', text: uiText('verdict.accept', {}, lang) },
     { id: 'amend', text: uiText('verdict.amend', {}, lang) },

@@ -7,8 +7,7 @@
  *
  * @module
  */
-import { languageOf, uiText } from '../config/ui-text.js';
-import { processEnvironment } from '../config/process-environment.js';
+import { uiText, type Lang } from '../config/ui-text.js';
 import type { EventSink } from '../events/flower-event.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import { Goal } from '../roles/goal.js';
@@ -27,6 +26,8 @@ export interface SettleUnverifiableOptions {
   sink: EventSink | null | undefined;
   /** The step that set the goal, for the warning's `step`. */
   step: string;
+  /** The language of the question and the warning: the workflow's (`ctx._lang`). */
+  lang: Lang;
 }
 
 /**
@@ -42,7 +43,7 @@ export async function settleUnverifiable(
 ): Promise<Goal> {
   const unverifiable = [...goal.unverifiable];
   if (unverifiable.length === 0) return goal;
-  const lang = languageOf(processEnvironment());
+  const lang = options.lang;
   const verifiable = goal.checks.filter((check) => !unverifiable.includes(check));
   if (canReachHuman(channel) && verifiable.length > 0) {
     const choices: Choice<UnverifiableChoice>[] = [

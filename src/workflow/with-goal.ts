@@ -10,8 +10,7 @@
  */
 import { join } from 'node:path';
 import type { AgentSpec } from '../agent/agent-spec.js';
-import { languageOf, uiText } from '../config/ui-text.js';
-import { processEnvironment } from '../config/process-environment.js';
+import { uiText } from '../config/ui-text.js';
 import type { EventSink, VerdictEvent } from '../events/flower-event.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import { MANIFEST_FILE } from '../runtime/manifest.js';
@@ -28,7 +27,7 @@ import { verifyPrompt } from './judge-prompts.js';
 import type { StepBuild } from './step-build.js';
 import { StepAbort } from './step-abort.js';
 import { verdictLabel } from './step-names.js';
-import type { Ctx, Step } from './step.js';
+import { contextLang, type Ctx, type Step } from './step.js';
 import { unreachableDialogue } from './unreachable-dialogue.js';
 
 /** Options of {@link withGoal}. `name` names the judge's agent spec (`judge` by default). */
@@ -83,7 +82,7 @@ export function withGoal(work: Step, channel: HumanChannel | null, options: With
       return runs;
     },
     gate: (result, ctx) => judgeRound(guard, result, ctx),
-    onReject: (_result, ctx) => (ctx._verdict instanceof Verdict ? ctx._verdict.feedback() : ''),
+    onReject: (_result, ctx) => ctx._verdict?.feedback() ?? '',
   };
 }
 
@@ -148,7 +147,7 @@ async function unreachable(
 ): Promise<boolean> {
   let outcome: Awaited<ReturnType<typeof unreachableDialogue>>;
   try {
-    outcome = await unreachableDialogue(guard.channel, verdict, ctx._signal);
+    outcome = await unreachableDialogue(guard.channel, verdict, contextLang(ctx), ctx._signal);
   } catch (error) {
     // The channel rejects only when the run is stopped while it waits for the human.
     if (ctx._signal?.aborted === true) throw new StepAbort(KILLED);
@@ -187,7 +186,7 @@ async function unreachable(
       const text = uiText(
         'verdict.aborted',
         { reason: verdict.reason || '-', goal: guard.goalPath, manifest },
-        languageOf(processEnvironment()),
+        contextLang(ctx),
       );
       throw new StepAbort(text);
     }
@@ -201,7 +200,7 @@ function currentGoal(ctx: Ctx, goalPath: string): Goal {
     ctx._goal = frozen;
     return frozen;
   }
-  return ctx._goal instanceof Goal ? ctx._goal : new Goal();
+  return ctx._goal ?? new Goal();
 }
 
 function emitVerdict(

@@ -108,6 +108,7 @@ export async function goCommand(
     judgeCanRun: options.judgeCanRun === true,
     maxAsks: options.asks < 0 ? null : options.asks,
     timeoutS: options.timeout,
+    lang,
   });
   const runtime = commandRuntime(config, globals, context, {
     trim: options.trim,

@@ -10,7 +10,6 @@
  * @module
  */
 import { loadConfig } from '../../config/load-config.js';
-import { Workbench } from '../../workbench/workbench.js';
 import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import type { CommandContext } from '../command-context.js';
 import { driveWorkflow } from '../drive-workflow.js';
@@ -38,7 +37,7 @@ export async function runCommand(
   const runtime = commandRuntime(startup.config, globals, context, {
     budgetUsd: options.budget ?? null,
     // The workflow's own workbench wins over -W (docs/workflows.md).
-    workbench: workflow.workbench instanceof Workbench ? workflow.workbench : globals.workbench === true,
+    workbench: workflow.workbench ?? globals.workbench === true,
   });
   return driveWorkflow({ workflow, runtime, startup, context, started, json: options.json === true });
 }
