@@ -64,7 +64,7 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
     },
     completion: async (shell, program) => {
       const { completionScript } = await import('./shell-completion.js');
-      io.stdout.write(completionScript(shell as 'bash' | 'zsh' | 'fish', program));
+      io.stdout.write(completionScript(shell, program));
       return 0;
     },
   };

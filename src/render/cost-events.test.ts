@@ -9,6 +9,7 @@ import { agentSpec } from '../agent/agent-spec.js';
 import type { CostEvent, FlowerEvent } from '../events/flower-event.js';
 import { readManifest } from '../runtime/manifest.js';
 import { Runtime } from '../runtime/runtime.js';
+import { sdkAssistantText } from '../testing/sdk-messages.js';
 import { createTerminalRenderer } from './terminal-renderer.js';
 
 const config = {
@@ -43,7 +44,8 @@ function runtimeWith(steps: LikeStep[]): Runtime {
 
 /** A response of a subagent started by the Agent call `toolu_1`. */
 function subagentText(text: string, id: string, tokens: number): AgentMessage {
-  return { ...sdk.text(text, { id, tokens }), parent_tool_use_id: 'toolu_1' } as unknown as AgentMessage;
+  const session = { sessionId: 'sess-1', parentToolUseId: 'toolu_1' };
+  return sdkAssistantText(text, { ...session, id, model: 'claude-opus-5-5', inputTokens: tokens });
 }
 
 describe('cost events', () => {

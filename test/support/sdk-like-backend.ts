@@ -7,8 +7,9 @@
  * @module
  */
 import type { AgentBackend, AgentMessage, AgentQuery, AgentRequest } from '../../src/agent/agent-backend.js';
-import { AbortError } from '../../src/agent/claude-sdk.js';
+import { AbortError, type SDKAssistantMessage } from '../../src/agent/claude-sdk.js';
 import { projectKey } from '../../src/agent/project-key.js';
+import { sdkAssistant, sdkAssistantText, sdkInit } from '../../src/testing/sdk-messages.js';
 
 /** One scripted query: messages (and optionally a hang after them), or an error thrown at once. */
 export type LikeStep = AgentMessage[] | Error | { messages: AgentMessage[]; hang: true };
@@ -77,47 +78,41 @@ export class SdkLikeBackend implements AgentBackend {
   }
 }
 
-/** SDK-shaped messages for tests. */
+/** What a test script says an assistant message holds: text blocks. */
+type TextBlock = { type: 'text'; text: string };
+
+/**
+ * SDK messages for tests, built with the typed builders of `src/testing/sdk-messages.ts`. `result` still
+ * spreads loose fields over a literal: its callers pass error subtypes and SDK field names freely.
+ */
 export const sdk = {
   init(sessionId = 'sess-1'): AgentMessage {
-    return { type: 'system', subtype: 'init', session_id: sessionId, uuid: 'u0' } as unknown as AgentMessage;
+    return sdkInit({ sessionId });
   },
   assistant(
-    content: unknown[],
+    content: TextBlock[],
     options: { sessionId?: string; id?: string; tokens?: number; output?: number; model?: string } = {},
   ): AgentMessage {
-    return {
-      type: 'assistant',
-      session_id: options.sessionId ?? 'sess-1',
-      uuid: `ua-${options.id ?? 'm'}`,
-      parent_tool_use_id: null,
-      message: {
+    return sdkAssistant(
+      content.map((block) => ({ ...block, citations: null })),
+      {
+        sessionId: options.sessionId ?? 'sess-1',
         id: options.id ?? 'msg_1',
         model: options.model ?? 'claude-opus-5-5',
-        role: 'assistant',
-        content,
-        usage: { input_tokens: options.tokens ?? 0, output_tokens: options.output ?? 0 },
+        inputTokens: options.tokens ?? 0,
+        outputTokens: options.output ?? 0,
       },
-    } as unknown as AgentMessage;
+    );
   },
   text(text: string, options: { sessionId?: string; id?: string; tokens?: number; output?: number } = {}) {
     return sdk.assistant([{ type: 'text', text }], options);
   },
-  syntheticError(text: string, sessionId = 'sess-1', kind = 'server_error'): AgentMessage {
-    return {
-      type: 'assistant',
-      session_id: sessionId,
-      uuid: 'ue',
-      parent_tool_use_id: null,
-      error: kind,
-      message: {
-        id: 'm_err',
-        model: '<synthetic>',
-        role: 'assistant',
-        content: [{ type: 'text', text }],
-        usage: {},
-      },
-    } as unknown as AgentMessage;
+  syntheticError(
+    text: string,
+    sessionId = 'sess-1',
+    kind: SDKAssistantMessage['error'] = 'server_error',
+  ): AgentMessage {
+    return sdkAssistantText(text, { sessionId, id: 'm_err', model: '<synthetic>', error: kind });
   },
   result(extra: Record<string, unknown> = {}): AgentMessage {
     return {

@@ -14,19 +14,12 @@ import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import type { CommandContext } from '../command-context.js';
 import { driveWorkflow } from '../drive-workflow.js';
 import { loadTarget } from '../load-target.js';
-import type { GlobalOptions } from '../program.js';
-
-/** `run` options, as parsed. */
-export interface RunCommandOptions {
-  budget?: number;
-  /** Events as JSON lines on stdout, the human view on stderr. */
-  json?: true;
-}
+import type { GlobalOptions, RunOptions } from '../program.js';
 
 /** Runs `flower run`; resolves to the exit code. Throws `FlowerError` for deliberate stops before the run. */
 export async function runCommand(
   target: string,
-  options: RunCommandOptions,
+  options: RunOptions,
   globals: GlobalOptions,
   context: CommandContext,
 ): Promise<number> {

@@ -16,13 +16,8 @@ import { renderWidth } from '../../render/display-width.js';
 import { wrapText } from '../../render/wrap-text.js';
 import type { OutputStream } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
-import type { GlobalOptions } from '../program.js';
+import type { GlobalOptions, StatusOptions } from '../program.js';
 import { statusLines } from '../status-lines.js';
-
-/** `status` options, as parsed. */
-export interface StatusOptions {
-  json?: true;
-}
 
 /** Runs `flower status`; returns the exit code (0: a run was found; 1: none here). */
 export function statusCommand(
