@@ -65,6 +65,11 @@ export interface DriveWorkflowOptions {
   quitKeys?: KeyInput;
   /** `--json`: every event also goes to stdout as one JSON line. */
   json?: boolean;
+  /**
+   * The warning when stdin is a pipe and the channel waits for answers: its advice must be something the
+   * command has (`go`'s `--timeout 0`; `run` has no such flag, the workflow's channel sets it).
+   */
+  noTtyWarning?: 'warn.noTty' | 'warn.noTtyRun';
 }
 
 /**
@@ -81,7 +86,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   // Nobody can answer from a pipe; with --timeout 0 questions are settled at once, so that is fine
   // (decisions.md D216).
   if (channel !== null && !io.stdinIsTty && channel.timeoutS !== 0) {
-    renderer.print(uiText('warn.noTty', {}, lang), 'yellow');
+    renderer.print(uiText(options.noTtyWarning ?? 'warn.noTty', {}, lang), 'yellow');
   }
 
   const window = new RecentWindow();

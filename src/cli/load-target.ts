@@ -14,6 +14,7 @@ import { uiText, type Lang } from '../config/ui-text.js';
 import { FlowerError } from '../errors.js';
 import type { EventSink } from '../events/flower-event.js';
 import { HumanChannel } from '../human/human-channel.js';
+import { nearestName } from '../internal/nearest-name.js';
 import { Workbench } from '../workbench/workbench.js';
 import type { Ctx } from '../workflow/step.js';
 import type { RuntimeLike } from '../workflow/runtime-like.js';
@@ -71,9 +72,14 @@ export async function loadTarget(target: string, cwd: string, lang: Lang = 'en')
     throw importError(modulePart, error, lang);
   }
   if (!Object.hasOwn(loaded, exportName)) {
+    // Name what is there: a typo is then fixed from the message, without opening the module.
+    const exported = Object.keys(loaded).sort();
+    const nearest = nearestName(exportName, exported);
+    const near = nearest === null ? '' : uiText('err.run.noAttrNear', { name: nearest }, lang);
+    const names = exported.length === 0 ? uiText('err.run.noExports', {}, lang) : exported.join(', ');
     throw new FlowerError(
       'TARGET_NO_EXPORT',
-      uiText('err.run.noAttr', { m: modulePart, a: exportName }, lang),
+      uiText('err.run.noAttr', { m: modulePart, a: exportName, near, names }, lang),
     );
   }
   let value = loaded[exportName];

@@ -20,7 +20,9 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'err.run.form': '格式应为 模块:导出名,例如 ./flows.js:main',
   'err.run.notFound': '找不到 {p}(当前目录 {cwd})。文件路径必须存在;想按模块名导入,就不要写扩展名。',
   'err.run.import': "导入 '{m}' 出错:{e}",
-  'err.run.noAttr': "'{m}' 没有导出 '{a}'",
+  'err.run.noAttr': "'{m}' 没有导出 '{a}'。{near}它的导出:{names}。",
+  'err.run.noAttrNear': "是想用 '{name}' 吗?",
+  'err.run.noExports': '(无)',
   'err.run.notWorkflow': "'{m}:{a}' 不是 Workflow,也不是返回 Workflow 的函数",
   'err.run.tsLoader':
     'Node {v} 自己不能导入 TypeScript 文件 {p}。先编译成 .js,或者在加载器下运行 flower:node --import tsx {bin} run {target}',
@@ -40,6 +42,8 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'err.forkNeedsResume': '--fork 要配合 --resume <session_id> 使用:只有已有的会话才能分叉。',
   'err.unexpected': '意外错误:{e}(设置 FLOWER_DEBUG=1 可以看到调用栈)',
   'warn.noTty': '! 标准输入不是终端,没有人能回答提问。加上 --timeout 0 让它自己拿主意。',
+  'warn.noTtyRun':
+    '! 标准输入不是终端,没有人能回答这个工作流的提问:每个提问都要等到渠道超时。给渠道设 timeoutS: 0(new HumanChannel({ timeoutS: 0 })),让代理自己拿主意。',
 
   'live.answer': '请回答(回车 = 跳过,由它自己决定):',
   'live.idle': '(直接输入 = 追加要求,下个检查点送到;以 ? 开头 = 旁路提问,不打断运行)',

@@ -29,7 +29,9 @@ export const EN_CATALOG = {
   'err.run.notFound':
     'Cannot find {p} (current directory {cwd}). A file path must exist; to import by module name, omit the file extension.',
   'err.run.import': "Failed to import '{m}': {e}",
-  'err.run.noAttr': "'{m}' has no export '{a}'",
+  'err.run.noAttr': "'{m}' has no export '{a}'.{near} Its exports: {names}.",
+  'err.run.noAttrNear': " Did you mean '{name}'?",
+  'err.run.noExports': '(none)',
   'err.run.notWorkflow': "'{m}:{a}' is not a Workflow, nor a function that returns one",
   'err.run.tsLoader':
     'Node {v} cannot import the TypeScript file {p} by itself. Compile it to .js, or run flower under a loader: node --import tsx {bin} run {target}',
@@ -52,6 +54,8 @@ export const EN_CATALOG = {
   'err.unexpected': 'Unexpected error: {e} (set FLOWER_DEBUG=1 to see the stack)',
   'warn.noTty':
     '! stdin is not a terminal, so nobody can answer questions. Add --timeout 0 to let it decide on its own.',
+  'warn.noTtyRun':
+    "! stdin is not a terminal, so nobody can answer this workflow's questions: each waits out its channel's timeout. Give the channel timeoutS: 0 (new HumanChannel({ timeoutS: 0 })) to let the agent decide on its own.",
 
   // The live input line and interrupts (docs/human-channel.md).
   'live.answer': 'Your answer (Enter = skip, let it decide):',

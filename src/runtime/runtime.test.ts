@@ -7,7 +7,9 @@ import { agentSpec } from '../agent/agent-spec.js';
 import type { McpServerConfig, HookJSONOutput } from '../agent/claude-sdk.js';
 import { isFlowerError } from '../errors.js';
 import type { FlowerEvent } from '../events/flower-event.js';
+import { ClaudeSdkBackend } from '../agent/claude-sdk-backend.js';
 import { ScriptedBackend } from '../testing/scripted-backend.js';
+import { scriptedTurn } from '../testing/scripted-turn.js';
 import { SdkLikeBackend } from '../../test/support/sdk-like-backend.js';
 import { PruningSessionStore } from '../session/pruning-session-store.js';
 import { readManifest } from './manifest.js';
@@ -83,16 +85,34 @@ function syntheticError(text: string): AgentMessage {
 }
 
 describe('Runtime', () => {
-  test('refuses to start without credentials and creates nothing', () => {
-    let caught: unknown;
-    try {
-      new Runtime({ workspace, config: { env: { PATH: '/usr/bin' } }, backend: new ScriptedBackend([]) });
-    } catch (error) {
-      caught = error;
+  test('refuses to start the SDK without credentials and creates nothing', () => {
+    for (const backend of [undefined, new ClaudeSdkBackend()]) {
+      let caught: unknown;
+      try {
+        new Runtime({ workspace, config: { env: { PATH: '/usr/bin' } }, ...(backend ? { backend } : {}) });
+      } catch (error) {
+        caught = error;
+      }
+      expect(isFlowerError(caught) && caught.code).toBe('CREDENTIALS_MISSING');
+      expect(String((caught as Error).message).split('\n')).toHaveLength(4);
+      expect(existsSync(workspace)).toBe(false);
     }
-    expect(isFlowerError(caught) && caught.code).toBe('CREDENTIALS_MISSING');
-    expect(String((caught as Error).message).split('\n')).toHaveLength(4);
-    expect(existsSync(workspace)).toBe(false);
+  });
+
+  test('a backend of its own needs no credentials: a scripted runtime runs on an empty environment', async () => {
+    const runtime = new Runtime({
+      workspace,
+      config: { env: {} },
+      backend: new ScriptedBackend([scriptedTurn('s-1', 'Done.')]),
+      resilience: false,
+    });
+    try {
+      const result = await runtime.run(agentSpec({ name: 'worker', instructions: 'work' }), 'go');
+      expect(result.ok).toBe(true);
+      expect(result.text).toBe('Done.');
+    } finally {
+      runtime.close();
+    }
   });
 
   test('defaults the run directory to <workspace>/runs and resolves an explicit one against the cwd', () => {

@@ -117,7 +117,10 @@ export class Runtime {
     this.#lang = config.lang ?? languageOf(config.env);
     this.#sandbox = config.sandbox ?? true;
     this.#gitWorkTree = options.gitWorkTree === true;
-    const missing = checkCredentials(this.#env);
+    // Only the SDK reads credentials: a backend of the caller's own (a scripted one in a test) never uses
+    // them, so demanding a key for it would only make tests invent one.
+    const usesCredentials = options.backend === undefined || options.backend instanceof ClaudeSdkBackend;
+    const missing = usesCredentials ? checkCredentials(this.#env) : null;
     if (missing !== null) throw new FlowerError('CREDENTIALS_MISSING', missing);
     this.resilience = resilienceFrom(options.resilience, config);
     prepareDirectory(options.workspace, 'workspace', this.#lang);

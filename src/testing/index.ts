@@ -8,6 +8,7 @@
  */
 export { anthropicErrorBody, errorTypeForStatus, statusForErrorType } from './anthropic-error.js';
 export type { AnthropicErrorBody } from './anthropic-error.js';
+export { AssertImmutableStore } from './assert-immutable-store.js';
 export { closedPortUrl } from './closed-port.js';
 export { text, thinking, toolUse } from './content-blocks.js';
 export type { ContentBlock, TextBlock, ThinkingBlock, ToolUseBlock } from './content-blocks.js';
@@ -21,6 +22,10 @@ export { lastUserText, MAIN_THREAD } from './request-matching.js';
 export type { FakeRequest, FakeRequestBody } from './request-matching.js';
 export { scratchEnvironment, TEST_API_KEY } from './scratch-environment.js';
 export type { ScratchEnvironment, ScratchEnvironmentOptions } from './scratch-environment.js';
+export { scratchRuntimeOptions } from './scratch-runtime-options.js';
+export type { ScratchRuntimeOptions } from './scratch-runtime-options.js';
+export { scriptSteps } from './script-steps.js';
+export type { ScriptedSteps, StepScript } from './script-steps.js';
 export { scriptTurns } from './script-turns.js';
 export type { ScriptedTurn, ScriptedTurns } from './script-turns.js';
 export { ScriptedBackend, UnconsumedStepsError, UnexpectedBackendCallError } from './scripted-backend.js';
@@ -45,5 +50,7 @@ export type {
   SdkSuccessResult,
   Uuid,
 } from './sdk-messages.js';
+export { runSessionStoreSuite } from './session-store-suite.js';
+export type { SessionStoreSuiteOptions } from './session-store-suite.js';
 export { parseServerSentEvents } from './sse-encoder.js';
 export type { ServerSentEvent } from './sse-encoder.js';

@@ -28,6 +28,7 @@ describe('scratchEnvironment', () => {
         CLAUDE_CODE_MAX_RETRIES: '2',
         API_TIMEOUT_MS: '10000',
         DISABLE_AUTO_COMPACT: '1',
+        CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS: '1',
       });
       expect(scratch.env['PATH']).not.toBe('');
     } finally {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { agentSpec } from '../agent/agent-spec.js';
 import { readManifest } from '../runtime/manifest.js';
 import { Runtime } from '../runtime/runtime.js';
+import { ClaudeSdkBackend } from '../agent/claude-sdk-backend.js';
 import { ScriptedBackend } from '../testing/scripted-backend.js';
 import { scriptedTurn } from '../testing/scripted-turn.js';
 import { Workbench } from '../workbench/workbench.js';
@@ -111,7 +112,8 @@ describe('askOracle', () => {
       workspace,
       runDir,
       recent,
-      backend: new ScriptedBackend([]),
+      // The SDK's backend reads credentials (a scripted one needs none): construction fails before any spawn.
+      backend: new ClaudeSdkBackend(),
       config: { env: { PATH: '/usr/bin', HOME: join(dir, 'home') } },
     });
     expect(answer.ok).toBe(false);

@@ -48,7 +48,10 @@ const worker = agentSpec({ name: 'worker', instructions: 'work' });
 describe('workflow language', () => {
   test('a runtime configured for Chinese gets Chinese workflow errors', async () => {
     const { rt, backend } = runtime('zh', []);
-    const flow = new Workflow([step('b', worker, 'go', { resumeFrom: 'a' })]);
+    const flow = new Workflow([
+      step('a', worker, 'skipped', { when: () => false }),
+      step('b', worker, 'go', { resumeFrom: 'a' }),
+    ]);
     const error = await flow.run(rt).catch((caught: unknown) => caught);
     expect(isFlowerError(error) && error.code).toBe('MISSING_SESSION');
     expect((error as Error).message).toBe(uiText('step.noResumeSource', { step: 'b', from: 'a' }, 'zh'));
@@ -96,7 +99,10 @@ describe('workflow language', () => {
 
   test('speaks English on a runtime that names no language', async () => {
     const rt: RuntimeLike = { onSession: null, run: () => Promise.reject(new Error('not run')) };
-    const flow = new Workflow([step('b', worker, 'go', { resumeFrom: 'a' })]);
+    const flow = new Workflow([
+      step('a', worker, 'skipped', { when: () => false }),
+      step('b', worker, 'go', { resumeFrom: 'a' }),
+    ]);
     const error = await flow.run(rt).catch((caught: unknown) => caught);
     expect((error as Error).message).toBe(uiText('step.noResumeSource', { step: 'b', from: 'a' }, 'en'));
     expect(flow.context._lang).toBe('en');

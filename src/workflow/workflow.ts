@@ -13,6 +13,7 @@ import type { StepResult } from '../runtime/step-result.js';
 import type { Workbench } from '../workbench/workbench.js';
 import { openContinuity } from './continuity.js';
 import { runStep } from './run-step.js';
+import { checkReferences } from './step-references.js';
 import type { RuntimeLike } from './runtime-like.js';
 import { checkStep, contextLang, type Ctx, type Step } from './step.js';
 import { guardSink, warningEvent } from './workflow-events.js';
@@ -69,6 +70,7 @@ export class Workflow {
       }
       seen.add(candidate.name);
     }
+    checkReferences(steps);
     this.steps = [...steps];
     this.name = options.name ?? 'workflow';
     this.context = options.context ?? {};

@@ -32,5 +32,13 @@ export async function runCommand(
     // The workflow's own workbench wins over -W (docs/workflows.md).
     workbench: workflow.workbench ?? globals.workbench === true,
   });
-  return driveWorkflow({ workflow, runtime, startup, context, started, json: options.json === true });
+  return driveWorkflow({
+    workflow,
+    runtime,
+    startup,
+    context,
+    started,
+    json: options.json === true,
+    noTtyWarning: 'warn.noTtyRun',
+  });
 }

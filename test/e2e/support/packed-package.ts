@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import ts from 'typescript';
@@ -57,11 +57,27 @@ export async function installPackedPackage(scratch: string): Promise<InstalledPa
 
   const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
     dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    bin?: Record<string, string>;
   };
-  for (const name of [...Object.keys(manifest.dependencies ?? {}), '@types/node']) {
+  // The peers (vitest, for the store suite and the docs' test examples) are what a user testing with
+  // flower-agent/testing installs beside it.
+  const linked = [
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+    '@types/node',
+  ];
+  for (const name of linked) {
     const link = join(project, 'node_modules', name);
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(join(REPOSITORY_ROOT, 'node_modules', name), link, 'dir');
+  }
+  // What npm's install does for `bin`: a link in node_modules/.bin, its target made executable, so `npx flower`
+  // runs the installed package's own command.
+  mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
+  for (const [command, target] of Object.entries(manifest.bin ?? {})) {
+    chmodSync(join(installed, target), 0o755);
+    symlinkSync(join('..', 'flower-agent', target), join(project, 'node_modules', '.bin', command));
   }
   return { tarball, project };
 }

@@ -10,7 +10,7 @@ import type {
   SessionStore,
   SessionStoreEntry,
   SessionSummaryEntry,
-} from '../../src/agent/claude-sdk.js';
+} from '../agent/claude-sdk.js';
 
 /**
  * Wraps a {@link SessionStore}. Every batch passed to `append` and every array returned by `load` is

@@ -1,15 +1,21 @@
 /**
  * The session-store contract every store must meet: the SDK's `SessionStore` protocol as its TSDoc states
  * it, plus flower's stricter requirements (uuid de-duplication, copy on append). Each store's conformance
- * test calls {@link runSessionStoreSuite} once.
+ * test calls {@link runSessionStoreSuite} once; shipped in `flower-agent/testing` so a store written outside
+ * flower (docs/session-stores.md) is held to the same contract.
  *
  * @module
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-
-import { foldSessionSummary } from '../../src/agent/claude-sdk.js';
-import type { SessionKey, SessionStore, SessionStoreEntry } from '../../src/agent/claude-sdk.js';
+import { foldSessionSummary } from '../agent/claude-sdk.js';
+import type { SessionKey, SessionStore, SessionStoreEntry } from '../agent/claude-sdk.js';
+import { processEnvironment } from '../config/process-environment.js';
 import { AssertImmutableStore } from './assert-immutable-store.js';
+
+/**
+ * vitest's test functions, loaded only inside a vitest run (vitest sets `VITEST` in its workers): the rest of
+ * `flower-agent/testing` works under any test runner, and a user without vitest can still import it.
+ */
+const vitest = processEnvironment()['VITEST'] === undefined ? null : await import('vitest');
 
 /** What a store under test promises beyond the SDK's MUSTs. */
 export interface SessionStoreSuiteOptions {
@@ -134,6 +140,12 @@ export function runSessionStoreSuite(
   makeStore: () => SessionStore | Promise<SessionStore>,
   options: SessionStoreSuiteOptions = {},
 ): void {
+  if (vitest === null) {
+    throw new Error(
+      'runSessionStoreSuite registers vitest tests: call it at the top level of a test file that vitest runs.',
+    );
+  }
+  const { afterEach, beforeEach, describe, expect, test } = vitest;
   const deduplicates = options.deduplicatesByUuid ?? true;
   const isolates = options.isolatesEntries ?? true;
   const dispose =

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 
-import type { SessionKey, SessionStore, SessionStoreEntry } from '../../src/agent/claude-sdk.js';
-import { SqliteSessionStore } from '../../src/session/sqlite-session-store.js';
+import type { SessionKey, SessionStore, SessionStoreEntry } from '../agent/claude-sdk.js';
+import { SqliteSessionStore } from '../session/sqlite-session-store.js';
 import { AssertImmutableStore } from './assert-immutable-store.js';
 
 const key: SessionKey = { projectKey: 'p', sessionId: 's' };
