@@ -148,7 +148,8 @@ export async function runGoalChecks(
     result: '',
     reason: '',
     host: hostFacts(),
-    tree: snapshot === null ? '' : snapshotName(snapshot),
+    // A copy outside git is removed once checked; its path would point nowhere.
+    tree: snapshot === null ? '' : snapshot.kind === 'git' ? snapshotName(snapshot) : 'a temporary copy of the workspace',
     base: state.base === null ? '' : snapshotName(state.base),
     items,
     verified: items.filter(isVerified).length,

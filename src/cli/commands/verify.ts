@@ -10,6 +10,7 @@
 import { relative, resolve } from 'node:path';
 import type { CheckOutcome } from '../../runtime/check-record.js';
 import { displayWidth, renderWidth } from '../../render/display-width.js';
+import { wrapText } from '../../render/wrap-text.js';
 import { isVerified } from '../../workflow/goal-check-round.js';
 import { verifyGoal } from '../../workflow/verify-goal.js';
 import type { OutputStream } from '../cli-io.js';
@@ -57,19 +58,19 @@ export async function verifyCommand(
     );
     return outcome.passed ? 0 : 1;
   }
-  const lines = table(record.items, io.stdout);
-  lines.push('');
-  for (const item of record.items.filter((entry) => entry.why !== '')) {
-    lines.push(`${resultWord(item) === 'PASS' ? '-' : 'x'} ${item.item}: ${item.why}`);
+  const notes: string[] = [];
+  for (const item of record.items.filter((entry) => entry.why !== '' && entry.kind !== 'manual')) {
+    notes.push(`x ${item.item.replace(/\s+/g, ' ')}: ${item.why}`);
   }
-  lines.push(`${record.summary} (${record.host.os} ${record.host.arch}, tree ${record.tree}).`);
+  notes.push(`${record.summary} (${record.host.os} ${record.host.arch}, ${record.tree}).`);
   if (outcome.markChanged) {
-    lines.push(
+    notes.push(
       outcome.passed
         ? 'The stale mark on the last verdict is cleared.'
         : 'The last ACHIEVED verdict is now marked stale in the manifest; the next `flower` here will say so.',
     );
   }
+  const lines = [...table(record.items, io.stdout), '', ...wrapped(notes, io.stdout)];
   io.stdout.write(`${lines.join('\n')}\n`);
   return outcome.passed ? 0 : 1;
 }
@@ -86,7 +87,8 @@ function table(items: readonly CheckOutcome[], stream: OutputStream): string[] {
     Math.max(displayWidth(head), ...rows.map((row) => displayWidth(row[column] ?? ''))),
   );
   if (stream.isTTY === true) {
-    const room = renderWidth(stream.columns) - 2 * 3 - (widths[2] ?? 0) - (widths[3] ?? 0);
+    // Three gaps of three spaces between the four columns.
+    const room = renderWidth(stream.columns) - 3 * 3 - (widths[2] ?? 0) - (widths[3] ?? 0);
     let [item = 0, check = 0] = widths;
     while (item + check > room && (item > 12 || check > 12)) {
       if (item >= check) item--;
@@ -101,6 +103,13 @@ function table(items: readonly CheckOutcome[], stream: OutputStream): string[] {
       .join('   ')
       .trimEnd();
   return [render(HEAD), ...rows.map(render)];
+}
+
+/** On a terminal, lines wrapped at word boundaries to its width; piped, whole. */
+function wrapped(lines: readonly string[], stream: OutputStream): string[] {
+  if (stream.isTTY !== true) return [...lines];
+  const width = renderWidth(stream.columns);
+  return lines.flatMap((line) => wrapText(line, width, { first: '', next: '  ', splitLongWords: false }));
 }
 
 function resultWord(item: CheckOutcome): string {
