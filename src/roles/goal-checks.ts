@@ -235,7 +235,11 @@ function markerReason(item: string): string | null {
   const match = UNVERIFIABLE_MARKER.exec(item);
   if (match === null) return null;
   const rest = item.slice(match.index + match[0].length);
-  const reason = /^[^\]】]*/.exec(rest)?.[0].replace(/^\s*(?:here)?\s*[:：]?\s*/i, '').trim() ?? '';
+  const reason =
+    /^[^\]】]*/
+      .exec(rest)?.[0]
+      .replace(/^\s*(?:here)?\s*[:：]?\s*/i, '')
+      .trim() ?? '';
   return reason === '' ? 'another environment' : reason;
 }
 

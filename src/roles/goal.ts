@@ -104,7 +104,8 @@ export class Goal {
    */
   amend(extra: string): Goal {
     const added = extra.trim();
-    if (added === '') return new Goal({ statement: this.statement, checks: this.checks, blocks: this.blocks });
+    if (added === '')
+      return new Goal({ statement: this.statement, checks: this.checks, blocks: this.blocks });
     const statement =
       this.statement === '' ? `(modified) ${added}` : `${this.statement}\n\n(modified) ${added}`;
     return new Goal({ statement, checks: this.checks, blocks: this.blocks });
@@ -183,14 +184,17 @@ function markCheckBlocks(text: string): { marked: string; bodies: string[] } {
     }
     const end = lines.findIndex(
       (candidate, at) =>
-        at > index && new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(candidate),
+        at > index &&
+        new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(candidate),
     );
     if (end === -1) {
       out.push(...lines.slice(index));
       break;
     }
     const indent = /^\s*/.exec(line)?.[0].length ?? 0;
-    const body = lines.slice(index + 1, end).map((row) => row.slice(Math.min(indent, /^\s*/.exec(row)?.[0].length ?? 0)));
+    const body = lines
+      .slice(index + 1, end)
+      .map((row) => row.slice(Math.min(indent, /^\s*/.exec(row)?.[0].length ?? 0)));
     out.push(`    \u27e6check:${bodies.length}\u27e7`);
     bodies.push(body.join('\n').trim());
     index = end;

@@ -14,14 +14,21 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const check = (body: string): CommandCheck => {
   const read = parseCheckBlock(body);
-  if (typeof read === 'string' || read.kind !== 'command') throw new Error(`not a command check: ${String(read)}`);
+  if (typeof read === 'string' || read.kind !== 'command')
+    throw new Error(`not a command check: ${JSON.stringify(read)}`);
   return read;
 };
 
 describe('runCheck', () => {
   test('passes on the expected exit code and fails on another, keeping the output tails', async () => {
     const passed = await runCheck(check('run: echo hello; echo oops >&2'), dir);
-    expect(passed).toMatchObject({ passed: true, exit: 0, why: '', stdoutTail: 'hello\n', stderrTail: 'oops\n' });
+    expect(passed).toMatchObject({
+      passed: true,
+      exit: 0,
+      why: '',
+      stdoutTail: 'hello\n',
+      stderrTail: 'oops\n',
+    });
     const failed = await runCheck(check('run: exit 3'), dir);
     expect(failed).toMatchObject({ passed: false, exit: 3, why: 'exit 3, expected 0' });
     expect(await runCheck(check('run: exit 3\nexit: 3'), dir)).toMatchObject({ passed: true });
@@ -61,7 +68,9 @@ describe('runCheck', () => {
       passed: false,
       why: expect.stringContaining('has SHA-256') as unknown,
     });
-    expect(await runCheck(check('run: true\nfile: out.txt\ncontains: v\\d'), dir)).toMatchObject({ passed: true });
+    expect(await runCheck(check('run: true\nfile: out.txt\ncontains: v\\d'), dir)).toMatchObject({
+      passed: true,
+    });
     expect(await runCheck(check('file: out.txt\ncontains: v3'), dir)).toMatchObject({ passed: false });
     expect(await runCheck(check('file: missing.txt'), dir)).toMatchObject({
       passed: false,

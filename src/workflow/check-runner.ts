@@ -47,7 +47,8 @@ export async function runCheck(check: CommandCheck, workspace: string): Promise<
     stdoutTail: tail(stdout),
     stderrTail: tail(ran?.stderr ?? ''),
   };
-  const why = ran === null ? fileProblem(check, cwd) : (commandProblem(check, ran) ?? fileProblem(check, cwd));
+  const why =
+    ran === null ? fileProblem(check, cwd) : (commandProblem(check, ran) ?? fileProblem(check, cwd));
   return { ...base, passed: why === '', why };
 }
 
@@ -117,7 +118,8 @@ function fileProblem(check: CommandCheck, cwd: string): string {
   const content = readFileSync(path);
   if (check.sha256 !== null) {
     const actual = createHash('sha256').update(content).digest('hex');
-    if (actual !== check.sha256) return `${check.file} has SHA-256 ${actual.slice(0, 12)}…, expected ${check.sha256.slice(0, 12)}…`;
+    if (actual !== check.sha256)
+      return `${check.file} has SHA-256 ${actual.slice(0, 12)}…, expected ${check.sha256.slice(0, 12)}…`;
   }
   if (check.contains !== null && !new RegExp(check.contains, 'm').test(content.toString('utf8'))) {
     return `${check.file} does not match /${check.contains}/`;

@@ -24,17 +24,9 @@ beforeEach(() => {
 afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 
 const git = (...args: string[]): string =>
-  execFileSync('git', args, {
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
     cwd: workspace,
     encoding: 'utf8',
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      HOME: workspace,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
   });
 
 /** sum.js must print 5; "the test" always passes; a macOS item cannot be checked here. */
@@ -59,7 +51,10 @@ describe('runGoalChecks in a git repository', () => {
     const at = places();
     ensureBase(at);
     // The work: an uncommitted new file, which the snapshot includes.
-    writeFileSync(join(workspace, 'sum.js'), 'console.log(Number(process.argv[2]) + Number(process.argv[3]));\n');
+    writeFileSync(
+      join(workspace, 'sum.js'),
+      'console.log(Number(process.argv[2]) + Number(process.argv[3]));\n',
+    );
     const statusBefore = git('status', '--porcelain');
     const head = git('rev-parse', 'HEAD');
 
@@ -119,9 +114,9 @@ describe('runGoalChecks outside git', () => {
   });
 
   test('a goal without blocks or unverifiable items has nothing for flower to run', async () => {
-    expect(await runGoalChecks(new Goal({ statement: 's', checks: ['a'] }), places(), { negativeControl: true })).toBe(
-      null,
-    );
+    expect(
+      await runGoalChecks(new Goal({ statement: 's', checks: ['a'] }), places(), { negativeControl: true }),
+    ).toBe(null);
   });
 });
 
@@ -148,7 +143,8 @@ function record(items: Partial<CheckRecord['items'][number]>[]): CheckRecord {
     tree: 't',
     base: 'b',
     items: full,
-    verified: full.filter((item) => item.kind === 'command' && item.passes_on_round && !item.passes_on_base).length,
+    verified: full.filter((item) => item.kind === 'command' && item.passes_on_round && !item.passes_on_base)
+      .length,
     total: full.length,
     summary: '',
   };
@@ -183,11 +179,18 @@ describe('bindVerdict', () => {
     const checks = record([
       { item: 'a' },
       { item: 'b' },
-      ...['m1', 'm2', 'm3'].map((item) => ({ item, kind: 'manual' as const, needs: 'macOS', passes_on_round: null })),
+      ...['m1', 'm2', 'm3'].map((item) => ({
+        item,
+        kind: 'manual' as const,
+        needs: 'macOS',
+        passes_on_round: null,
+      })),
     ]);
     const bound = bindVerdict(achieved, checks);
     expect(bound.state).toBe('UNREACHABLE');
-    expect(bound.reason).toMatch(/^2 of 5 items verified here; 3 need macOS: "m1", "m2", "m3" cannot be verified/);
+    expect(bound.reason).toMatch(
+      /^2 of 5 items verified here; 3 need macOS: "m1", "m2", "m3" cannot be verified/,
+    );
   });
 
   test('all verified: the judge word stands; flower never turns NOT_YET into a pass', () => {
@@ -200,7 +203,11 @@ describe('bindVerdict', () => {
 
   test('the results are written to the workbench beside the goal', () => {
     const goalPath = join(workspace, 'notes', 'goal.md');
-    const path = writeChecksNote(goalPath, record([{ item: 'a', passes_on_round: false, why: 'exit 1' }]), 'work/verdict#1');
+    const path = writeChecksNote(
+      goalPath,
+      record([{ item: 'a', passes_on_round: false, why: 'exit 1' }]),
+      'work/verdict#1',
+    );
     expect(readFileSync(path, 'utf8')).toContain('- [FAIL] a');
   });
 });

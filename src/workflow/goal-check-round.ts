@@ -1,5 +1,5 @@
 /**
- * flower's own run of the goal's machine checks after a work round (docs/goal-checks.md, decisions.md D400):
+ * flower's own run of the goal's machine checks after a work round (docs/goal-checks.md, decisions.md D422):
  * every command check runs in a clean copy of the round's tree, and once against the goal's base tree (the
  * tree before the work began) as a negative control — a check that passes there tests nothing. The record
  * goes to the workbench (`notes/checks.md`), into the judge's request, and onto the verdict's manifest row;
@@ -75,7 +75,8 @@ export function ensureBase(places: CheckPlaces): void {
   try {
     state.base = snapshotTree(places.workspace, {
       ref: BASE_REF,
-      copyTo: places.runDir === null ? freshFolder('flower-base-') : join(places.runDir, 'checks', 'base-tree'),
+      copyTo:
+        places.runDir === null ? freshFolder('flower-base-') : join(places.runDir, 'checks', 'base-tree'),
       exclude: places.exclude,
       message: 'flower: the goal base (the tree before the work began)',
     });
@@ -127,7 +128,10 @@ export async function runGoalChecks(
     copy =
       snapshot.kind === 'git'
         ? cleanCopy(snapshot)
-        : { workspace: snapshot.path, remove: () => rmSync(snapshot?.path ?? '', { recursive: true, force: true }) };
+        : {
+            workspace: snapshot.path,
+            remove: () => rmSync(snapshot?.path ?? '', { recursive: true, force: true }),
+          };
   } catch (error) {
     treeProblem = `flower could not copy the tree: ${(error as Error).message.split('\n')[0] ?? ''}`;
   }
@@ -149,7 +153,12 @@ export async function runGoalChecks(
     reason: '',
     host: hostFacts(),
     // A copy outside git is removed once checked; its path would point nowhere.
-    tree: snapshot === null ? '' : snapshot.kind === 'git' ? snapshotName(snapshot) : 'a temporary copy of the workspace',
+    tree:
+      snapshot === null
+        ? ''
+        : snapshot.kind === 'git'
+          ? snapshotName(snapshot)
+          : 'a temporary copy of the workspace',
     base: state.base === null ? '' : snapshotName(state.base),
     items,
     verified: items.filter(isVerified).length,
@@ -267,7 +276,9 @@ export function unverifiableHere(record: CheckRecord): CheckOutcome[] {
 
 /** "2 of 5 items verified here; 3 need macOS" — and what else is not verified, by kind. */
 export function summaryLine(record: CheckRecord): string {
-  const parts = [`${record.verified} of ${record.total} ${record.total === 1 ? 'item' : 'items'} verified here`];
+  const parts = [
+    `${record.verified} of ${record.total} ${record.total === 1 ? 'item' : 'items'} verified here`,
+  ];
   const needs = new Map<string, number>();
   for (const outcome of unverifiableHere(record)) {
     needs.set(outcome.needs ?? '', (needs.get(outcome.needs ?? '') ?? 0) + 1);
@@ -333,7 +344,7 @@ export function checksForJudge(record: CheckRecord): string {
 export function checksFeedback(record: CheckRecord): string {
   const failing = record.items.filter((outcome) => isFailing(outcome) && outcome.kind === 'command');
   if (failing.length === 0) return '';
-  const parts = ['flower ran the goal\'s checks on a clean copy of your tree; these did not pass:'];
+  const parts = ["flower ran the goal's checks on a clean copy of your tree; these did not pass:"];
   for (const outcome of failing) {
     parts.push(`- ${outcome.item}: \`${outcome.check}\` — ${outcome.why}`);
     const output = outputTails(outcome);

@@ -238,7 +238,11 @@ function lastFeedback(runDir: string): string {
   const verdict =
     record.result === record.judge
       ? Verdict.parse(last.text)
-      : new Verdict({ state: 'NOT_YET', reason: record.reason, failed: record.items.filter(isFailing).map((item) => item.item) });
+      : new Verdict({
+          state: 'NOT_YET',
+          reason: record.reason,
+          failed: record.items.filter(isFailing).map((item) => item.item),
+        });
   return [verdict.feedback(), checksFeedback(record)].filter((part) => part !== '').join('\n\n');
 }
 

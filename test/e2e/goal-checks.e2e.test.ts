@@ -30,7 +30,7 @@ import { firstUserText } from './support/tool-results.js';
 const setUp = inProcessRuns();
 
 const ACHIEVED = '## Conclusion\nACHIEVED\n\n## Reason\nThe worker says it is done.\n\n## Failed\n(none)';
-const SUM_OK = "console.log(Number(process.argv[2]) + Number(process.argv[3]))";
+const SUM_OK = 'console.log(Number(process.argv[2]) + Number(process.argv[3]))';
 const SUM_CHECK = { item: '`node sum.js 2 3` prints 5', block: 'run: node sum.js 2 3\nstdout: ^5$' };
 
 /** The scripted model: the worker runs `commands` in order (one Bash call per round), the judge is fooled. */
@@ -72,7 +72,10 @@ const work = () =>
 
 function gitInit(workspace: string): void {
   const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: workspace, stdio: 'ignore' });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+      cwd: workspace,
+      stdio: 'ignore',
+    });
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '-m', 'base');
@@ -95,7 +98,9 @@ describe('goal checks run by flower (e2e)', () => {
       'for t in tests/*.sh; do [ -e "$t" ] || continue; sh "$t" || exit 1; done\n',
     );
     gitInit(workspace);
-    const goalPath = writeGoal(workspace, [{ item: 'the tests of sum.js pass', block: 'run: sh run-tests.sh' }]);
+    const goalPath = writeGoal(workspace, [
+      { item: 'the tests of sum.js pass', block: 'run: sh run-tests.sh' },
+    ]);
     const rt = runtime({ workbench: false });
     const channel = new HumanChannel({ timeoutS: 0 });
 
@@ -142,7 +147,9 @@ describe('goal checks run by flower (e2e)', () => {
     expect(verdicts[1]?.checks?.summary).toBe('1 of 1 item verified here');
     // The second round's prompt carried the failing check and what it printed.
     const round2 = server.calls.find((call) => lastUserText(call).includes('did not meet the goal'));
-    expect(lastUserText(round2 as FakeRequest)).toMatch(/node sum\.js 2 3[\s\S]*stdout does not match[\s\S]*```\n6\n```/);
+    expect(lastUserText(round2 as FakeRequest)).toMatch(
+      /node sum\.js 2 3[\s\S]*stdout does not match[\s\S]*```\n6\n```/,
+    );
   });
 
   test('a macOS target on this Linux host is never ACHIEVED: the run ends naming the unverifiable item', async () => {
@@ -161,6 +168,8 @@ describe('goal checks run by flower (e2e)', () => {
     expect(ctx._aborted).toContain('"runs in a macOS terminal"');
     const verdicts = readManifest(rt.runDir).filter((row) => row.step.startsWith('work/verdict#'));
     // One round only: more rounds cannot verify a Mac here.
-    expect(verdicts.map((row) => [row.checks?.judge, row.checks?.result])).toEqual([['ACHIEVED', 'UNREACHABLE']]);
+    expect(verdicts.map((row) => [row.checks?.judge, row.checks?.result])).toEqual([
+      ['ACHIEVED', 'UNREACHABLE'],
+    ]);
   });
 });

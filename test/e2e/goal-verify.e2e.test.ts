@@ -10,7 +10,14 @@ import { systemText } from '../../src/demo/demo-conversation.js';
 import { Brief } from '../../src/roles/brief.js';
 import { setGoalInstructions, verdictInstructions } from '../../src/roles/judge.js';
 import { readManifest } from '../../src/runtime/manifest.js';
-import { MAIN_THREAD, message, text, toolUse, type FakeRequest, type FakeResponse } from '../../src/testing/index.js';
+import {
+  MAIN_THREAD,
+  message,
+  text,
+  toolUse,
+  type FakeRequest,
+  type FakeResponse,
+} from '../../src/testing/index.js';
 import { flowerCli, type FlowerCli } from './support/flower-cli.js';
 import { firstUserText } from './support/tool-results.js';
 
@@ -45,7 +52,13 @@ function model(request: FakeRequest): FakeResponse {
   if (request.thread !== MAIN_THREAD) {
     return afterTool(request)
       ? message([text('sum.js written.')])
-      : message([toolUse('Bash', { command: `printf '%s\\n' '${SUM}' > sum.js`, description: 'write sum.js' }, 'toolu_write')]);
+      : message([
+          toolUse(
+            'Bash',
+            { command: `printf '%s\\n' '${SUM}' > sum.js`, description: 'write sum.js' },
+            'toolu_write',
+          ),
+        ]);
   }
   const first = firstUserText(request);
   if (first.includes(setGoalInstructions())) return message([text(GOAL_REPLY)]);
@@ -57,7 +70,11 @@ function model(request: FakeRequest): FakeResponse {
     return afterTool(request)
       ? message([text('Done: the coder wrote sum.js.')])
       : message([
-          toolUse('Agent', { description: 'write sum.js', prompt: 'Write sum.js.', subagent_type: 'coder' }, 'toolu_coder'),
+          toolUse(
+            'Agent',
+            { description: 'write sum.js', prompt: 'Write sum.js.', subagent_type: 'coder' },
+            'toolu_coder',
+          ),
         ]);
   }
   return message([text('ok')]);
@@ -106,6 +123,8 @@ describe('flower verify after honest work (e2e)', () => {
     expect(stale?.checks?.stale?.failed).toEqual(['`node sum.js 2 3` prints 5']);
 
     const woke = await run(['go', '--clarify-only', '--timeout', '0'], { input: '\n' });
-    expect(woke.stderr).toMatch(/The last verdict, ACHIEVED, is stale: a later `flower verify` failed \("`node sum\.js 2 3` prints 5"\)/);
+    expect(woke.stderr).toMatch(
+      /The last verdict, ACHIEVED, is stale: a later `flower verify` failed \("`node sum\.js 2 3` prints 5"\)/,
+    );
   });
 });

@@ -37,7 +37,9 @@ export async function verifyCommand(
         ? `No goal to verify: ${shown} is missing or incomplete. Run \`flower\` here first to set one.`
         : `The goal in ${shown} has no machine checks to run: add a \`\`\`check block under each item (docs/goal-checks.md).`;
     if (options.json === true) {
-      io.stdout.write(`${JSON.stringify({ passed: false, problem: outcome.kind, goal: outcome.goalPath })}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ passed: false, problem: outcome.kind, goal: outcome.goalPath })}\n`,
+      );
     }
     io.stderr.write(`${line}\n`);
     return 1;
@@ -82,7 +84,12 @@ const HEAD = ['item', 'check', 'result', 'time'] as const;
  * whole, since a pipe has no width and a cut command cannot be copied.
  */
 function table(items: readonly CheckOutcome[], stream: OutputStream): string[] {
-  const rows = items.map((item) => [item.item.replace(/\s+/g, ' '), item.check, resultWord(item), time(item)]);
+  const rows = items.map((item) => [
+    item.item.replace(/\s+/g, ' '),
+    item.check,
+    resultWord(item),
+    time(item),
+  ]);
   const widths = HEAD.map((head, column) =>
     Math.max(displayWidth(head), ...rows.map((row) => displayWidth(row[column] ?? ''))),
   );
