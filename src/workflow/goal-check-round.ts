@@ -118,20 +118,22 @@ export async function runGoalChecks(
   let snapshot: TreeSnapshot | null = null;
   let copy: CleanCopy | null = null;
   let treeProblem = '';
+  // Only a command check needs the tree: manual items alone cost no snapshot.
+  const needsTree = checks.items.some((entry) => entry.check?.kind === 'command');
   try {
-    snapshot = snapshotTree(places.workspace, {
-      ref,
-      copyTo: freshFolder('flower-round-'),
-      exclude: places.exclude,
-      message: `flower: the tree checked as ${ref}`,
-    });
-    copy =
-      snapshot.kind === 'git'
-        ? cleanCopy(snapshot)
-        : {
-            workspace: snapshot.path,
-            remove: () => rmSync(snapshot?.path ?? '', { recursive: true, force: true }),
-          };
+    if (needsTree) {
+      const taken = snapshotTree(places.workspace, {
+        ref,
+        copyTo: freshFolder('flower-round-'),
+        exclude: places.exclude,
+        message: `flower: the tree checked as ${ref}`,
+      });
+      snapshot = taken;
+      copy =
+        taken.kind === 'git'
+          ? cleanCopy(taken)
+          : { workspace: taken.path, remove: () => rmSync(taken.path, { recursive: true, force: true }) };
+    }
   } catch (error) {
     treeProblem = `flower could not copy the tree: ${(error as Error).message.split('\n')[0] ?? ''}`;
   }
