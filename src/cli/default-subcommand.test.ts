@@ -11,6 +11,7 @@ const handlers: CommandHandlers = {
   ask: idle,
   demo: idle,
   status: idle,
+  verify: idle,
   completion: idle,
 };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
@@ -48,6 +49,7 @@ describe('rewriteSetsOf', () => {
       'run',
       'setup',
       'status',
+      'verify',
     ]);
   });
 });

@@ -87,6 +87,10 @@ const ZH_HELP: Readonly<Record<string, string>> = {
   'the workspace or its run directory (default: -w, else the current directory)':
     '工作区或其运行目录(默认:-w,否则当前目录)',
   'print it as one JSON object': '输出为一个 JSON 对象',
+  "Run the goal's checks on the current tree, no model and no credentials; exit 0 only if all pass":
+    '在当前文件树上运行目标的检查,不用模型、不用凭证;全部通过才以 0 退出',
+  'the workspace (default: -w, else the current directory)': '工作区(默认:-w,否则当前目录)',
+  'print the results as one JSON object': '把结果输出为一个 JSON 对象',
   'Print a shell completion script, e.g. source <(flower completion bash)':
     '输出 shell 补全脚本,例如 source <(flower completion bash)',
   'the shell': 'shell 类型',

@@ -42,6 +42,9 @@ export type OnceOptions = ReturnType<ReturnType<typeof declareOnce>['opts']>;
 /** `status` options, as parsed (inferred from {@link declareStatus}). */
 export type StatusOptions = ReturnType<ReturnType<typeof declareStatus>['opts']>;
 
+/** `verify` options, as parsed (inferred from {@link declareVerify}). */
+export type VerifyOptions = ReturnType<ReturnType<typeof declareVerify>['opts']>;
+
 /** What each subcommand does; each resolves to the process exit code. */
 export interface CommandHandlers {
   go(ask: string | undefined, options: GoOptions, globals: GlobalOptions): Promise<number>;
@@ -53,6 +56,8 @@ export interface CommandHandlers {
   demo(globals: GlobalOptions): Promise<number>;
   /** `flower status [dir]`: where a run stands, read-only. */
   status(dir: string | undefined, options: StatusOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower verify [dir]`: the goal's machine checks on the current tree, no model (docs/goal-checks.md). */
+  verify(dir: string | undefined, options: VerifyOptions, globals: GlobalOptions): Promise<number>;
   /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
   completion(shell: CompletionShell, program: CommandUnknownOpts): Promise<number>;
 }
@@ -144,6 +149,10 @@ export function createProgram(
 
   declareStatus(program.command('status')).action(async (dir, options) => {
     exitCode = await handlers.status(dir, options, globals());
+  });
+
+  declareVerify(program.command('verify')).action(async (dir, options) => {
+    exitCode = await handlers.verify(dir, options, globals());
   });
 
   program
@@ -239,6 +248,16 @@ function declareOnce<Globals extends OptionValues>(command: NewSubcommand<Global
     .option('--resume <session_id>', 'continue an existing session')
     .option('--fork', 'with --resume: fork into a new session instead of continuing')
     .option('--json', JSON_HELP);
+}
+
+/** Declares `verify`'s argument and options; {@link VerifyOptions} is inferred from here. */
+function declareVerify<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description(
+      "Run the goal's checks on the current tree, no model and no credentials; exit 0 only if all pass",
+    )
+    .argument('[dir]', 'the workspace (default: -w, else the current directory)')
+    .option('--json', 'print the results as one JSON object');
 }
 
 /** Declares `status`'s argument and options; {@link StatusOptions} is inferred from here. */

@@ -62,6 +62,10 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       const { statusCommand } = await import('./commands/status.js');
       return statusCommand(dir, options, globals, context);
     },
+    verify: async (dir, options, globals) => {
+      const { verifyCommand } = await import('./commands/verify.js');
+      return verifyCommand(dir, options, globals, context);
+    },
     completion: async (shell, program) => {
       const { completionScript } = await import('./shell-completion.js');
       io.stdout.write(completionScript(shell, program));

@@ -128,6 +128,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'wake.goal': '{n} 项目标检查',
   'wake.context': '干活上下文 {x}',
   'wake.count': '第 {n} 次唤醒',
+  'wake.stale': '上次的判定 ACHIEVED 已过时:之后的 `flower verify` 未通过({items})。本次继续处理。',
   'wake.amended': '已写进需求:{text}——继续工作前会按需求重新设定目标',
   'wake.amendedNoGoal': '已写进需求:{text}',
   'lineage.moved': '工作区已从 {from} 移到 {to};接着用原来的会话(项目键从 {fromKey} 改为 {toKey})',

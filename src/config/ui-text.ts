@@ -149,6 +149,8 @@ export const EN_CATALOG = {
   'wake.goal': '{n} goal check',
   'wake.context': 'work context {x}',
   'wake.count': 'wake #{n}',
+  'wake.stale':
+    'The last verdict, ACHIEVED, is stale: a later `flower verify` failed ({items}). This run works on it again.',
   'wake.amended':
     'Added to the brief: {text} — the goal will be set again from the brief before work goes on',
   'wake.amendedNoGoal': 'Added to the brief: {text}',

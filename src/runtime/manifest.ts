@@ -9,6 +9,7 @@
  */
 import { join } from 'node:path';
 import { LockedJsonFile, type LockTiming } from '../internal/locked-json-file.js';
+import type { CheckRecord, StaleMark } from './check-record.js';
 import { durationS, type StepResult } from './step-result.js';
 
 /** The manifest's file name inside the run directory. */
@@ -32,6 +33,8 @@ export interface ManifestRow {
   context: number;
   duration_s: number;
   run: string;
+  /** On a verdict row whose goal has machine checks: flower's own result (docs/goal-checks.md). */
+  checks?: CheckRecord;
 }
 
 /** Lock timing: a lock older than `staleMs` is taken over; after `waitMs` the write goes ahead unlocked. */
@@ -56,7 +59,44 @@ export function manifestRow(result: StepResult, runId: string): ManifestRow {
     context: result.context,
     duration_s: durationS(result),
     run: runId,
+    ...(result.checks === undefined ? {} : { checks: result.checks }),
   };
+}
+
+/**
+ * Marks the last verdict row of step `work` (its name before `/verdict#`) stale when its recorded conclusion
+ * is ACHIEVED and `stale` is given, or clears the mark when `stale` is null; rows without a check record are
+ * left alone. Returns true when a row was changed. Never quarantines: an unreadable manifest changes nothing.
+ */
+export function markVerdictStale(runDir: string, work: string, stale: StaleMark | null): boolean {
+  const file = manifestFile(runDir);
+  if (file.read().kind !== 'parsed') return false;
+  let changed = false;
+  file.update('verify', (current) => {
+    const rows = [...((current ?? []) as ManifestRow[])];
+    const at = lastVerdictIndex(rows, work);
+    const row = at === -1 ? undefined : rows[at];
+    if (row?.checks === undefined) return undefined;
+    if (stale !== null && row.checks.result === 'ACHIEVED') {
+      rows[at] = { ...row, checks: { ...row.checks, stale } };
+      changed = true;
+    } else if (stale === null && row.checks.stale !== undefined) {
+      const { stale: _cleared, ...kept } = row.checks;
+      rows[at] = { ...row, checks: kept };
+      changed = true;
+    }
+    return changed ? rows : undefined;
+  });
+  return changed;
+}
+
+/** The index of the last verdict row of step `work` (`<work>/verdict#<n>`), or -1. */
+export function lastVerdictIndex(rows: readonly ManifestRow[], work: string): number {
+  const prefix = `${work}/verdict#`;
+  for (let index = rows.length - 1; index >= 0; index--) {
+    if (rows[index]?.step.startsWith(prefix) === true) return index;
+  }
+  return -1;
 }
 
 /** The manifest's rows; [] when the file is missing or unreadable (this never quarantines). */
@@ -90,4 +130,16 @@ function manifestFile(runDir: string, options: ManifestLockOptions = {}): Locked
 
 function isRowOf(row: unknown, runId: string): boolean {
   return typeof row === 'object' && row !== null && (row as { run?: unknown }).run === runId;
+}
+
+/**
+ * The stale mark on the last verdict of step `work`, with that verdict's check record; null when the last
+ * verdict is not marked stale (or there is none). What the next wake reports.
+ */
+export function staleVerdict(runDir: string, work: string): { record: CheckRecord; stale: StaleMark } | null {
+  const rows = readManifest(runDir);
+  const row = rows[lastVerdictIndex(rows, work)];
+  const record = row?.checks;
+  if (record?.stale === undefined) return null;
+  return { record, stale: record.stale };
 }

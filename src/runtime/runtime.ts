@@ -424,6 +424,11 @@ export class Runtime {
     };
   }
 
+  /** Writes this run's rows to the manifest again (a gate added flower's check record to a finished row). */
+  saveManifest(): void {
+    this.#persist(null);
+  }
+
   #persist(inFlight: StepRun | null): void {
     const rows =
       inFlight === null || this.#current !== inFlight ? this.results : [...this.results, inFlight.result];

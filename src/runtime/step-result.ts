@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { CheckRecord } from './check-record.js';
 import type { StepOutcome } from './step-outcome.js';
 
 /** The outcome of one step, accumulated over its attempts. */
@@ -36,6 +37,11 @@ export interface StepResult {
   retired: string[];
   /** Largest main-thread context seen in the current session generation, in tokens. */
   context: number;
+  /**
+   * On a judge's run: what flower found running the goal's checks itself, and the conclusion it recorded
+   * (docs/goal-checks.md). Absent on every other step.
+   */
+  checks?: CheckRecord;
 }
 
 /** A fresh, unfinished result for `step` started at `startedAt` (epoch seconds). */

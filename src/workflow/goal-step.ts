@@ -8,12 +8,14 @@
  *
  * @module
  */
+import type { AgentSpec } from '../agent/agent-spec.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import { Goal } from '../roles/goal.js';
 import { judge, type JudgeOptions } from '../roles/judge.js';
 import { environmentFacts } from './environment-facts.js';
 import { freezeDocument } from './freeze-document.js';
 import { setGoalPrompt } from './judge-prompts.js';
+import { malformedChecks, repairChecks } from './repair-checks.js';
 import type { StepBuild } from './step-build.js';
 import { STEP_NAMES } from './step-names.js';
 import { contextLang, step, type Ctx, type Step } from './step.js';
@@ -63,8 +65,9 @@ export function goalStep(channel: HumanChannel | null, options: GoalStepOptions)
       return false;
     },
     gate: async (result, ctx) => {
-      const parsed = Goal.parse(result.text);
+      let parsed = Goal.parse(result.text);
       if (!parsed.complete()) return false;
+      parsed = await withWorkingChecks(parsed, spec, name, ctx, options.facts);
       freezeDocument(goalPath, parsed.toMarkdown());
       hydrateGoal(ctx, name, parsed);
       const settled = await settleUnverifiable(parsed, channel, {
@@ -81,6 +84,37 @@ export function goalStep(channel: HumanChannel | null, options: GoalStepOptions)
     },
     reduce: (result, ctx) => (ctx._goal ?? Goal.parse(result.text)).promptBlock(),
   });
+}
+
+/** Attempts the judge gets to repair malformed check blocks before the goal is frozen as it is. */
+const REPAIR_ATTEMPTS = 2;
+
+/**
+ * The goal with its malformed or missing check blocks sent back to the judge to fix, up to
+ * {@link REPAIR_ATTEMPTS} times (docs/goal-checks.md). What is still malformed after that is frozen as
+ * written: flower reports it to the judge every round and it counts as failing, never as passed.
+ */
+async function withWorkingChecks(
+  goal: Goal,
+  spec: AgentSpec,
+  name: string,
+  ctx: Ctx,
+  facts: string | undefined,
+): Promise<Goal> {
+  let current = goal;
+  for (let attempt = 1; attempt <= REPAIR_ATTEMPTS; attempt++) {
+    const problems = malformedChecks(current);
+    if (problems.length === 0) break;
+    const repaired = await repairChecks(current, problems, {
+      ctx,
+      judgeSpec: spec,
+      label: `${name}/checks#${attempt}`,
+      facts,
+    });
+    if (repaired === null) break;
+    current = repaired;
+  }
+  return current;
 }
 
 /** Puts `goal` where later steps read it: `ctx._goal` and, as its prompt block, `ctx[name]`. */

@@ -34,6 +34,11 @@ export interface RuntimeLike {
    * Optional: a runtime without handoff never calls it.
    */
   onHandoff?: ((step: string, path: string, sha256: string) => void) | null;
+  /**
+   * Writes the manifest again, after a gate added to the result of a step that already ended (the judge's
+   * row gets flower's check record). Optional: without it the row is written with the next step.
+   */
+  saveManifest?(): void;
   /** Whether a session can still be resumed; when absent every remembered session counts as alive. */
   hasSession?(sessionId: string): boolean;
 }

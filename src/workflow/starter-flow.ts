@@ -25,6 +25,7 @@ import { NOTES, NOTES_ZH } from '../workbench/workbench-path.js';
 import { bequestStep } from './bequest-step.js';
 import { briefAmendments } from './brief-amendments.js';
 import { clarifyStep } from './clarify-step.js';
+import { checksFeedback, forgetBase, isFailing } from './goal-check-round.js';
 import { goalStep } from './goal-step.js';
 import { CODER_DESCRIPTION, CODER_PROMPT, wakePrompt, workPrompt } from './starter-prompts.js';
 import { STEP_NAMES } from './step-names.js';
@@ -125,6 +126,8 @@ export function buildStarter(ask: string, options: StarterOptions = {}): Starter
       join(workbench.notes, NOTES_ZH[key]),
     ]);
     Lineage.open(runDir, workspace).archive(join(workbench.notes, 'archive'), { extra });
+    // A new goal gets a new base: the tree as it is now, before its work begins.
+    forgetBase(runDir);
   }
   const notesFile = (name: string | undefined, key: 'brief' | 'goal' | 'qaLog'): string =>
     name === undefined ? workbench.notesFile(key) : join(workbench.notes, name);
@@ -227,5 +230,27 @@ function lastFeedback(runDir: string): string {
   const last = readManifest(runDir)
     .filter((row) => row.step.startsWith(prefix))
     .at(-1);
-  return last === undefined ? '' : Verdict.parse(last.text).feedback();
+  if (last === undefined) return '';
+  const record = last.checks;
+  if (record === undefined) return Verdict.parse(last.text).feedback();
+  if (record.stale !== undefined) return staleFeedback(record.stale.failed);
+  // flower's result, not the judge's word: an overruled ACHIEVED is no reason to stop working.
+  const verdict =
+    record.result === record.judge
+      ? Verdict.parse(last.text)
+      : new Verdict({
+          state: 'NOT_YET',
+          reason: record.reason,
+          failed: record.items.filter(isFailing).map((item) => item.item),
+        });
+  return [verdict.feedback(), checksFeedback(record)].filter((part) => part !== '').join('\n\n');
+}
+
+/** The wake prompt's news after a `flower verify` failed on a goal judged ACHIEVED. */
+function staleFeedback(failed: readonly string[]): string {
+  return [
+    "The goal was judged ACHIEVED, but a later `flower verify` ran the goal's checks on the current tree and they failed, so that verdict is stale.",
+    `Failing items:\n${failed.map((item) => `- ${item}`).join('\n')}`,
+    'Make these checks pass again; do not start over.',
+  ].join('\n\n');
 }

@@ -15,6 +15,7 @@ import type { Verdict } from '../roles/verdict.js';
 import type { Lineage } from '../runtime/lineage.js';
 import type { StepResult } from '../runtime/step-result.js';
 import type { Workbench } from '../workbench/workbench.js';
+import type { CheckRecord } from '../runtime/check-record.js';
 import type { RuntimeLike } from './runtime-like.js';
 
 /**
@@ -50,6 +51,8 @@ export interface WorkflowKeys {
   _verdict: Verdict;
   /** How many judge rounds have run. */
   _goalRounds: number;
+  /** What flower found running the goal's checks in the last judged round (docs/goal-checks.md). */
+  _checks: CheckRecord;
   /** The run's abort signal, for gates that run agents or ask a human of their own. */
   _signal: AbortSignal;
   /** The language of the workflow's messages: the runtime's (its configuration's); set at the start of each run. */

@@ -59,11 +59,12 @@ export async function settleUnverifiable(
     const ask = await channel.ask(question, { options: choices.map((choice) => choice.text) });
     const choice = ask.state === 'answered' ? matchChoice(ask.answer, choices) : null;
     if (choice === 'keep') return goal;
-    if (choice === 'drop') return new Goal({ statement: goal.statement, checks: verifiable });
+    const blocks = verifiable.map((check) => goal.blockOf(check));
+    if (choice === 'drop') return new Goal({ statement: goal.statement, checks: verifiable, blocks });
     if (choice === 'accept') {
       const list = unverifiable.map((check) => `- ${check}`).join('\n');
       const statement = `${goal.statement}\n\nLeft to the human after the run; the judge does not check these:\n${list}`;
-      return new Goal({ statement, checks: verifiable });
+      return new Goal({ statement, checks: verifiable, blocks });
     }
   }
   const text = uiText(

@@ -19,12 +19,13 @@ import { uiText, type Lang } from '../../config/ui-text.js';
 import { FlowerError } from '../../errors.js';
 import type { TerminalRenderer } from '../../render/terminal-renderer.js';
 import { HandoffPolicy } from '../../runtime/handoff-policy.js';
-import { readManifest } from '../../runtime/manifest.js';
+import { readManifest, staleVerdict } from '../../runtime/manifest.js';
 import { createRunDirectory } from '../../runtime/run-directory.js';
 import { RunProcesses, type ProcessRecord } from '../../runtime/run-processes.js';
 import { wakeState } from '../../runtime/wake-state.js';
 import { isGitWorkTree } from '../../workbench/git-work-tree.js';
 import { buildStarter } from '../../workflow/starter-flow.js';
+import { STEP_NAMES } from '../../workflow/step-names.js';
 import type { CommandContext } from '../command-context.js';
 import { driveWorkflow } from '../drive-workflow.js';
 import type { GlobalOptions, GoOptions } from '../program.js';
@@ -87,6 +88,11 @@ export async function goCommand(
       : { ask: given, fresh, waking: !fresh && wake.waking };
   if (request.waking) {
     if (!bannerFirst) banner();
+    const stale = staleVerdict(directory, STEP_NAMES.work);
+    if (stale !== null) {
+      const items = stale.stale.failed.map((item) => `"${item}"`).join(', ');
+      renderer.print(uiText('wake.stale', { items }, lang), 'yellow');
+    }
     if (options.clarifyOnly === true) renderer.print(uiText('note.clarifyOnly', {}, lang), 'dim');
   }
 
