@@ -1,5 +1,5 @@
 /**
- * flower's own run of the goal's machine checks after a work round (docs/goal-checks.md, decisions.md D422):
+ * flower's own run of the goal's machine checks after a work round (docs/goal-checks.md, decisions.md D118):
  * every command check runs in a clean copy of the round's tree, and once against the goal's base tree (the
  * tree before the work began) as a negative control — a check that passes there tests nothing. The record
  * goes to the workbench (`notes/checks.md`), into the judge's request, and onto the verdict's manifest row;
