@@ -1,0 +1,44 @@
+/**
+ * The SQL `PgSessionStore` runs, by purpose, for one schema. Parameters are numbered (`$1`); every table
+ * name is schema-qualified, so no `search_path` is assumed.
+ *
+ * @module
+ */
+import { escapeIdentifier } from 'pg';
+
+/** Every statement of the PostgreSQL store, for `schema`. */
+export function pgQueries(schema: string) {
+  const s = escapeIdentifier(schema);
+  return {
+    /**
+     * Serialises every write of one session (main and subagent transcripts, summary) across connections,
+     * processes and hosts, until the transaction ends: the role SQLite's single write lock plays. Keyed by
+     * schema and session, so other sessions write in parallel.
+     */
+    lockSession: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
+    metaOf: `SELECT mtime, next_seq FROM ${s}.meta WHERE store_key = $1`,
+    maxSeq: `SELECT max(seq) AS top FROM ${s}.entries WHERE store_key = $1`,
+    storedUids: `SELECT uid FROM ${s}.entries WHERE store_key = $1 AND uid = ANY($2::text[])`,
+    insertEntries: `INSERT INTO ${s}.entries (store_key, seq, uid, payload)
+           SELECT $1, seq, uid, payload FROM unnest($2::bigint[], $3::text[], $4::text[]) AS t(seq, uid, payload)`,
+    writeMeta: `INSERT INTO ${s}.meta (store_key, mtime, next_seq) VALUES ($1, $2, $3)
+           ON CONFLICT (store_key) DO UPDATE SET mtime = excluded.mtime, next_seq = excluded.next_seq`,
+    /** One page of a transcript after `seq` $2 (keyset paging on the primary key). */
+    entriesAfter: `SELECT seq, payload FROM ${s}.entries WHERE store_key = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+    entriesBefore: `SELECT seq, payload FROM ${s}.entries WHERE store_key = $1 AND seq < $2 ORDER BY seq`,
+    metaTimesInRange: `SELECT store_key, mtime FROM ${s}.meta WHERE store_key >= $1 AND store_key < $2 ORDER BY store_key`,
+    metaKeysInRange: `SELECT store_key FROM ${s}.meta WHERE store_key >= $1 AND store_key < $2 ORDER BY store_key`,
+    summaryOf: `SELECT mtime, data FROM ${s}.summaries WHERE project_key = $1 AND session_id = $2`,
+    summariesOf: `SELECT session_id, mtime, data FROM ${s}.summaries WHERE project_key = $1 ORDER BY session_id`,
+    writeSummary: `INSERT INTO ${s}.summaries (project_key, session_id, mtime, data) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = excluded.mtime, data = excluded.data`,
+    deleteEntries: `DELETE FROM ${s}.entries WHERE store_key = $1`,
+    deleteMeta: `DELETE FROM ${s}.meta WHERE store_key = $1`,
+    deleteEntriesInRange: `DELETE FROM ${s}.entries WHERE store_key >= $1 AND store_key < $2`,
+    deleteMetaInRange: `DELETE FROM ${s}.meta WHERE store_key >= $1 AND store_key < $2`,
+    deleteSummary: `DELETE FROM ${s}.summaries WHERE project_key = $1 AND session_id = $2`,
+  } as const;
+}
+
+/** The statements of one schema. */
+export type PgQueries = ReturnType<typeof pgQueries>;
