@@ -1,13 +1,16 @@
 /**
  * One `append` of `PgSessionStore`: the same rules as the SQLite store's `appendBatch` (uuid de-duplication,
  * gapless `seq`, strictly increasing `meta.mtime`, summary folded in the same transaction), in one PostgreSQL
- * transaction that holds the session's advisory lock.
+ * transaction that holds the session's advisory lock. Four round trips whatever the batch size: begin and
+ * lock, read, write, commit.
  *
  * @module
  */
+import { escapeLiteral } from 'pg';
+import type { ClientBase } from 'pg';
+
 import { foldSessionSummary } from '../agent/claude-sdk.js';
 import type { SessionKey, SessionStoreEntry, SessionSummaryEntry } from '../agent/claude-sdk.js';
-import type { ClientBase } from 'pg';
 import type { MtimeClock } from './append-batch.js';
 import type { PgQueries } from './pg-queries.js';
 import { decodeSummary } from './session-summaries.js';
@@ -29,15 +32,25 @@ export function sessionLockKey(schema: string, key: SessionKey): string {
   return `${schema}:${sessionPrefix(key.projectKey, key.sessionId)}`;
 }
 
+interface AppendState {
+  mtime: string | null;
+  next_seq: string | null;
+  top: string | null;
+  stored: string[];
+  summary_mtime: string | null;
+  summary_data: string | null;
+}
+
 /**
- * Stores `entries` under `key` inside the open transaction on `client` (the caller begins and commits).
- * Entries whose `uuid` is already stored for the key, or came earlier in the batch, are skipped; uuid-less
- * entries are always kept. Returns false when nothing survived: the caller then rolls back, so a replay
- * changes nothing (no mtime, no summary).
+ * Stores `entries` (serialised as `payloads`) under `key` in one transaction on `client`. Entries whose
+ * `uuid` is already stored for the key, or came earlier in the batch, are skipped; uuid-less entries are
+ * always kept. A batch with no survivors is rolled back, so a replay changes nothing (no mtime, no summary).
  *
- * Why the lock rather than `ON CONFLICT DO NOTHING` per row: `seq` must be gapless and in batch order, so
- * which rows survive has to be known before numbering; holding the session's lock, no other writer can add
- * a uuid between the lookup and the insert, on this host or any other.
+ * Why a lock rather than `ON CONFLICT DO NOTHING` per row: `seq` must be gapless and in batch order, so which
+ * rows survive has to be known before numbering. Every write of a session (main and subagent transcripts,
+ * summary, delete) takes the session's transaction-scoped advisory lock first, so no other writer, on this
+ * host or another, adds a uuid or a `seq` between the read and the write; the lock ends with the transaction,
+ * also when the connection or the process dies.
  */
 export async function appendPgBatch(
   client: ClientBase,
@@ -45,49 +58,67 @@ export async function appendPgBatch(
   key: SessionKey,
   payloads: readonly string[],
   entries: readonly SessionStoreEntry[],
-): Promise<boolean> {
+): Promise<void> {
   const { queries } = context;
   const target = storeKey(key);
-  await client.query(queries.lockSession, [sessionLockKey(context.schema, key)]);
-  const uids = entries.map(uidOf);
-  const candidates = [...new Set(uids.filter((uid): uid is string => uid !== null))];
-  const [metaResult, storedResult] = [
-    await client.query<{ mtime: string; next_seq: string }>(queries.metaOf, [target]),
-    candidates.length === 0
-      ? { rows: [] as Array<{ uid: string }> }
-      : await client.query<{ uid: string }>(queries.storedUids, [target, candidates]),
-  ];
-  const meta = metaResult.rows[0];
-  const seen = new Set(storedResult.rows.map((row) => row.uid));
-  let seq = meta === undefined ? await nextSeqWithoutMeta(client, queries, target) : Number(meta.next_seq);
-  const firstSeq = seq;
-  const seqs: number[] = [];
-  const keptUids: Array<string | null> = [];
-  const keptPayloads: string[] = [];
-  const kept: SessionStoreEntry[] = [];
-  entries.forEach((entry, index) => {
-    const uid = uids[index] ?? null;
-    if (uid !== null) {
-      if (seen.has(uid)) return;
-      seen.add(uid);
+  const main = isMainKey(key);
+  // One simple-protocol round trip for both; the key is quoted by the driver's own literal escaping.
+  await client.query(
+    `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${escapeLiteral(sessionLockKey(context.schema, key))}, 0))`,
+  );
+  try {
+    const uids = entries.map(uidOf);
+    const candidates = [...new Set(uids.filter((uid): uid is string => uid !== null))];
+    const { rows } = await client.query<AppendState>(queries.appendState, [
+      target,
+      candidates,
+      main ? key.projectKey : null,
+      main ? key.sessionId : null,
+    ]);
+    const state = rows[0]!;
+    const seen = new Set(state.stored);
+    let seq =
+      state.next_seq !== null ? Number(state.next_seq) : state.top === null ? 0 : Number(state.top) + 1;
+    const firstSeq = seq;
+    const seqs: number[] = [];
+    const keptUids: Array<string | null> = [];
+    const keptPayloads: string[] = [];
+    const kept: SessionStoreEntry[] = [];
+    entries.forEach((entry, index) => {
+      const uid = uids[index] ?? null;
+      if (uid !== null) {
+        if (seen.has(uid)) return;
+        seen.add(uid);
+      }
+      seqs.push(seq);
+      keptUids.push(uid);
+      keptPayloads.push(payloads[index]!);
+      kept.push(entry);
+      seq += 1;
+    });
+    if (kept.length === 0) {
+      await client.query('ROLLBACK');
+      return;
     }
-    seqs.push(seq);
-    keptUids.push(uid);
-    keptPayloads.push(payloads[index]!);
-    kept.push(entry);
-    seq += 1;
-  });
-  if (kept.length === 0) return false;
-  await client.query(queries.insertEntries, [target, seqs, keptUids, keptPayloads]);
-  const storedMtime = meta === undefined ? 0 : Number(meta.mtime);
-  const now = context.clock.next(storedMtime);
-  await client.query(queries.writeMeta, [target, now, seq]);
-  if (isMainKey(key)) {
-    const previous = await previousSummary(client, context, key, firstSeq);
-    const folded = foldSessionSummary(previous, key, kept, { mtime: now });
-    await client.query(queries.writeSummary, [key.projectKey, key.sessionId, now, JSON.stringify(folded)]);
+    const now = context.clock.next(state.mtime === null ? 0 : Number(state.mtime));
+    const batch = [target, seqs, keptUids, keptPayloads, now, seq];
+    if (main) {
+      const previous = await previousSummary(client, context, key, firstSeq, state);
+      const folded = foldSessionSummary(previous, key, kept, { mtime: now });
+      await client.query(queries.writeMainBatch, [
+        ...batch,
+        key.projectKey,
+        key.sessionId,
+        JSON.stringify(folded),
+      ]);
+    } else {
+      await client.query(queries.writeBatch, batch);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
   }
-  return true;
 }
 
 /** The session's summary before this batch; rebuilt from the stored transcript when absent or unreadable. */
@@ -96,18 +127,15 @@ async function previousSummary(
   context: PgAppendContext,
   key: SessionKey,
   firstSeq: number,
+  state: AppendState,
 ): Promise<SessionSummaryEntry | undefined> {
-  const { rows } = await client.query<{ mtime: string; data: string }>(context.queries.summaryOf, [
-    key.projectKey,
-    key.sessionId,
-  ]);
-  const row = rows[0];
-  if (row !== undefined) {
-    const decoded = decodeSummary({ mtime: Number(row.mtime), data: row.data, session_id: key.sessionId });
+  const mtime = state.summary_mtime === null ? 0 : Number(state.summary_mtime);
+  if (state.summary_data !== null) {
+    const decoded = decodeSummary({ mtime, data: state.summary_data, session_id: key.sessionId });
     if (decoded !== null) return decoded;
   }
-  if (firstSeq === 0 && row === undefined) return undefined;
-  return await foldStored(client, context, key, firstSeq, row === undefined ? 0 : Number(row.mtime));
+  if (firstSeq === 0 && state.summary_data === null) return undefined;
+  return await foldStored(client, context, key, firstSeq, mtime);
 }
 
 /** Folds the stored main transcript (entries with `seq < beforeSeq`) into a fresh summary. */
@@ -127,13 +155,6 @@ export async function foldStored(
   return foldSessionSummary(undefined, { projectKey: key.projectKey, sessionId: key.sessionId }, entries, {
     mtime,
   });
-}
-
-/** For a key with entries but no meta row (not written by flower; tolerated): one past the highest seq. */
-async function nextSeqWithoutMeta(client: ClientBase, queries: PgQueries, target: string): Promise<number> {
-  const { rows } = await client.query<{ top: string | null }>(queries.maxSeq, [target]);
-  const top = rows[0]?.top ?? null;
-  return top === null ? 0 : Number(top) + 1;
 }
 
 /** The de-duplication key of an entry: its `uuid` when it is a non-empty string (as the SQLite store). */

@@ -7,7 +7,12 @@
 import pg from 'pg';
 import type { PoolClient } from 'pg';
 
-import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '../agent/claude-sdk.js';
+import type {
+  SessionKey,
+  SessionStore,
+  SessionStoreEntry,
+  SessionSummaryEntry,
+} from '../agent/claude-sdk.js';
 import { FlowerError } from '../errors.js';
 import { MtimeClock } from './append-batch.js';
 import { appendPgBatch, foldStored, sessionLockKey } from './pg-append.js';
@@ -98,16 +103,7 @@ export class PgSessionStore implements SessionStore {
     const payloads = entries.map((entry) => JSON.stringify(entry));
     const snapshot = payloads.map((payload) => JSON.parse(payload) as SessionStoreEntry);
     storeKey(key);
-    await this.#write(async (client) => {
-      await client.query('BEGIN');
-      try {
-        const kept = await appendPgBatch(client, this.#appending, key, payloads, snapshot);
-        await client.query(kept ? 'COMMIT' : 'ROLLBACK');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    });
+    await this.#write((client) => appendPgBatch(client, this.#appending, key, payloads, snapshot));
   }
 
   /** The transcript at `key` as stored (fresh objects, `seq` order), or `null` when nothing is stored. */
@@ -294,7 +290,12 @@ export class PgSessionStore implements SessionStore {
     if (error instanceof FlowerError || error instanceof TypeError) return error;
     const code = (error as { code?: unknown } | null)?.code;
     const reason = error instanceof Error ? error.message : String(error);
-    if (error instanceof pg.DatabaseError && typeof code === 'string' && !code.startsWith('28') && code !== '3D000') {
+    if (
+      error instanceof pg.DatabaseError &&
+      typeof code === 'string' &&
+      !code.startsWith('28') &&
+      code !== '3D000'
+    ) {
       return error;
     }
     return new FlowerError(
