@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { escapeLiteral } from 'pg';
 import type { ClientBase } from 'pg';
 
 import { foldSessionSummary } from '../agent/claude-sdk.js';
@@ -25,6 +24,8 @@ export interface PgAppendContext {
   readonly clock: MtimeClock;
   /** The redacted location, for error messages. */
   readonly location: string;
+  /** The driver's literal quoting (`pg.escapeLiteral`). */
+  readonly escapeLiteral: (value: string) => string;
 }
 
 /** The advisory lock key of a session: two schemas of one database never wait for each other's writers. */
@@ -64,7 +65,7 @@ export async function appendPgBatch(
   const main = isMainKey(key);
   // One simple-protocol round trip for both; the key is quoted by the driver's own literal escaping.
   await client.query(
-    `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${escapeLiteral(sessionLockKey(context.schema, key))}, 0))`,
+    `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${context.escapeLiteral(sessionLockKey(context.schema, key))}, 0))`,
   );
   try {
     const uids = entries.map(uidOf);

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { escapeIdentifier } from 'pg';
+import { quotedName } from './pg-driver.js';
 
 /** Every statement of the PostgreSQL store, for `schema`. */
 export function pgQueries(schema: string) {
-  const s = escapeIdentifier(schema);
+  const s = quotedName(schema);
   return {
     /**
      * Serialises every write of one session (main and subagent transcripts, summary) across connections,

@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { escapeIdentifier } from 'pg';
 import type { ClientBase } from 'pg';
+
+import { quotedName } from './pg-driver.js';
 
 /** The schema flower uses when the store location names none. */
 export const DEFAULT_PG_SCHEMA = 'flower';
@@ -32,7 +33,7 @@ export function isValidSchemaName(name: string): boolean {
  *   default collation.
  */
 export function pgSchemaStatements(schema: string): string[] {
-  const name = escapeIdentifier(schema);
+  const name = quotedName(schema);
   return [
     `CREATE SCHEMA IF NOT EXISTS ${name}`,
     `CREATE TABLE IF NOT EXISTS ${name}.entries (

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import pg from 'pg';
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 import type {
   SessionKey,
@@ -15,6 +14,8 @@ import type {
 } from '../agent/claude-sdk.js';
 import { FlowerError } from '../errors.js';
 import { MtimeClock } from './append-batch.js';
+import { loadPg } from './pg-driver.js';
+import type { PgModule } from './pg-driver.js';
 import { appendPgBatch, foldStored, sessionLockKey } from './pg-append.js';
 import type { PgAppendContext } from './pg-append.js';
 import { parsePgLocation } from './pg-location.js';
@@ -60,10 +61,13 @@ export class PgSessionStore implements SessionStore {
   /** The schema holding the tables. */
   readonly schema: string;
 
-  readonly #pool: pg.Pool;
+  readonly #connectionString: string;
+  readonly #maxConnections: number;
+  /** The driver and the pool, from the first connection on. */
+  #driver: { pg: PgModule; pool: Pool } | null = null;
   readonly #queries: PgQueries;
   readonly #pageSize: number;
-  readonly #appending: PgAppendContext;
+  readonly #appending: Omit<PgAppendContext, 'escapeLiteral'>;
   #ready: Promise<void> | null = null;
   /** The tail of this instance's writes: each append or delete starts after the previous one ended. */
   #writes: Promise<unknown> = Promise.resolve();
@@ -88,10 +92,8 @@ export class PgSessionStore implements SessionStore {
       clock: new MtimeClock(),
       location: this.location,
     };
-    this.#pool = new pg.Pool({ connectionString: parsed.connectionString, max: options.maxConnections ?? 4 });
-    // An idle connection the server drops (restart, network) must not crash the process: the next query
-    // opens a new one, and its failure reaches the caller with a clear message.
-    this.#pool.on('error', () => undefined);
+    this.#connectionString = parsed.connectionString;
+    this.#maxConnections = options.maxConnections ?? 4;
   }
 
   // ---- SDK SessionStore protocol ------------------------------------------------------------------------
@@ -103,7 +105,15 @@ export class PgSessionStore implements SessionStore {
     const payloads = entries.map((entry) => JSON.stringify(entry));
     const snapshot = payloads.map((payload) => JSON.parse(payload) as SessionStoreEntry);
     storeKey(key);
-    await this.#write((client) => appendPgBatch(client, this.#appending, key, payloads, snapshot));
+    await this.#write((client) =>
+      appendPgBatch(
+        client,
+        { ...this.#appending, escapeLiteral: this.#driver!.pg.escapeLiteral },
+        key,
+        payloads,
+        snapshot,
+      ),
+    );
   }
 
   /** The transcript at `key` as stored (fresh objects, `seq` order), or `null` when nothing is stored. */
@@ -229,7 +239,7 @@ export class PgSessionStore implements SessionStore {
     if (this.#closed) return;
     this.#closed = true;
     await this.#writes.catch(() => undefined);
-    await this.#pool.end();
+    await this.#driver?.pool.end();
   }
 
   // ---- internals ----------------------------------------------------------------------------------------
@@ -254,7 +264,7 @@ export class PgSessionStore implements SessionStore {
     try {
       return await work(client);
     } catch (error) {
-      broken = !(error instanceof pg.DatabaseError);
+      broken = !this.#isServerError(error);
       throw this.#explain(error);
     } finally {
       client.release(broken);
@@ -266,7 +276,7 @@ export class PgSessionStore implements SessionStore {
     if (this.#closed) throw new Error(`The session store ${this.location} is closed.`);
     let client: PoolClient;
     try {
-      client = await this.#pool.connect();
+      client = await (await this.#pool()).connect();
     } catch (error) {
       throw this.#explain(error);
     }
@@ -281,6 +291,27 @@ export class PgSessionStore implements SessionStore {
     return client;
   }
 
+  /** The pool, created with the driver on first use. */
+  async #pool(): Promise<Pool> {
+    if (this.#driver === null) {
+      const pg = await loadPg();
+      // Re-checked after the await: two first calls at once must share one pool.
+      if (this.#driver === null) {
+        const pool = new pg.Pool({ connectionString: this.#connectionString, max: this.#maxConnections });
+        // An idle connection the server drops (restart, network) must not crash the process: the next query
+        // opens a new one, and its failure reaches the caller with a clear message.
+        pool.on('error', () => undefined);
+        this.#driver = { pg, pool };
+      }
+    }
+    return this.#driver.pool;
+  }
+
+  /** True for an error the server reported (the connection itself is still fine). */
+  #isServerError(error: unknown): boolean {
+    return this.#driver !== null && error instanceof this.#driver.pg.DatabaseError;
+  }
+
   /**
    * One clear message naming the redacted location for a server that cannot be reached or refuses us;
    * anything else (a FlowerError, a bug) passes through. The driver's own message never carries the
@@ -291,7 +322,7 @@ export class PgSessionStore implements SessionStore {
     const code = (error as { code?: unknown } | null)?.code;
     const reason = error instanceof Error ? error.message : String(error);
     if (
-      error instanceof pg.DatabaseError &&
+      this.#isServerError(error) &&
       typeof code === 'string' &&
       !code.startsWith('28') &&
       code !== '3D000'
