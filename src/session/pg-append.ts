@@ -63,19 +63,23 @@ export async function appendPgBatch(
   const { queries } = context;
   const target = storeKey(key);
   const main = isMainKey(key);
-  // One simple-protocol round trip for both; the key is quoted by the driver's own literal escaping.
+  // One simple-protocol round trip for all three; the key is quoted by the driver's own literal escaping.
+  // `synchronous_commit = off` for this transaction only: the commit returns before the server flushes its
+  // log, as SQLite's `synchronous=NORMAL` in WAL mode does. A server crash can lose the last moments of
+  // appends, never consistency, and the SDK wrote the transcript locally before mirroring it here
+  // (docs/decisions.md D-PG).
   await client.query(
-    `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${context.escapeLiteral(sessionLockKey(context.schema, key))}, 0))`,
+    `BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_advisory_xact_lock(hashtextextended(${context.escapeLiteral(sessionLockKey(context.schema, key))}, 0))`,
   );
   try {
     const uids = entries.map(uidOf);
     const candidates = [...new Set(uids.filter((uid): uid is string => uid !== null))];
-    const { rows } = await client.query<AppendState>(queries.appendState, [
-      target,
-      candidates,
-      main ? key.projectKey : null,
-      main ? key.sessionId : null,
-    ]);
+    // Named statements: parsed and planned once per connection, not on every append.
+    const { rows } = await client.query<AppendState>({
+      name: `${context.schema}.appendState`,
+      text: queries.appendState,
+      values: [target, candidates, main ? key.projectKey : null, main ? key.sessionId : null],
+    });
     const state = rows[0]!;
     const seen = new Set(state.stored);
     let seq =
@@ -106,14 +110,13 @@ export async function appendPgBatch(
     if (main) {
       const previous = await previousSummary(client, context, key, firstSeq, state);
       const folded = foldSessionSummary(previous, key, kept, { mtime: now });
-      await client.query(queries.writeMainBatch, [
-        ...batch,
-        key.projectKey,
-        key.sessionId,
-        JSON.stringify(folded),
-      ]);
+      await client.query({
+        name: `${context.schema}.writeMainBatch`,
+        text: queries.writeMainBatch,
+        values: [...batch, key.projectKey, key.sessionId, JSON.stringify(folded)],
+      });
     } else {
-      await client.query(queries.writeBatch, batch);
+      await client.query({ name: `${context.schema}.writeBatch`, text: queries.writeBatch, values: batch });
     }
     await client.query('COMMIT');
   } catch (error) {

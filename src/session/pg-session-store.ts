@@ -138,11 +138,11 @@ export class PgSessionStore implements SessionStore {
       open = true;
       let after = -1;
       for (;;) {
-        const { rows } = await client.query<{ seq: string; payload: string }>(this.#queries.entriesAfter, [
-          target,
-          after,
-          this.#pageSize,
-        ]);
+        const { rows } = await client.query<{ seq: string; payload: string }>({
+          name: `${this.schema}.entriesAfter`,
+          text: this.#queries.entriesAfter,
+          values: [target, after, this.#pageSize],
+        });
         if (rows.length === 0) break;
         after = Number(rows[rows.length - 1]!.seq);
         yield rows.map((row) => parseStoredEntry(this.location, target, Number(row.seq), row.payload));

@@ -80,8 +80,17 @@ function asServerUser(): string[] {
   return ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', '--'];
 }
 
+/** How to start the server. */
+export interface StartPostgresOptions {
+  /**
+   * Keep PostgreSQL's durable defaults (fsync and synchronous commit on), as a real server runs: for
+   * benchmarks. Default false: tests throw the server away, and skip the disk flushes.
+   */
+  durable?: boolean;
+}
+
 /** Starts a server; call `stop()` in `afterAll`. */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
   const bin = postgresBinaries();
   const root = mkdtempSync(join(tmpdir(), 'flower-pg-'));
   const data = join(root, 'data');
@@ -121,13 +130,10 @@ export async function startPostgres(): Promise<PostgresServer> {
     '-c',
     'listen_addresses=127.0.0.1',
     '-c',
-    'fsync=off',
-    '-c',
-    'synchronous_commit=off',
-    '-c',
-    'full_page_writes=off',
-    '-c',
     'max_connections=200',
+    ...(options.durable === true
+      ? []
+      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
   ]);
   const child = spawn(command!, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const killOnExit = () => child.kill('SIGQUIT');
