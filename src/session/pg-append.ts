@@ -47,7 +47,7 @@ interface AppendState {
  * `uuid` is already stored for the key, or came earlier in the batch, are skipped; uuid-less entries are
  * always kept. A batch with no survivors is rolled back, so a replay changes nothing (no mtime, no summary).
  *
- * Why a lock rather than `ON CONFLICT DO NOTHING` per row: `seq` must be gapless and in batch order, so which
+ * Why a lock (docs/decisions.md D422) rather than `ON CONFLICT DO NOTHING` per row: `seq` must be gapless and in batch order, so which
  * rows survive has to be known before numbering. Every write of a session (main and subagent transcripts,
  * summary, delete) takes the session's transaction-scoped advisory lock first, so no other writer, on this
  * host or another, adds a uuid or a `seq` between the read and the write; the lock ends with the transaction,
@@ -67,7 +67,7 @@ export async function appendPgBatch(
   // `synchronous_commit = off` for this transaction only: the commit returns before the server flushes its
   // log, as SQLite's `synchronous=NORMAL` in WAL mode does. A server crash can lose the last moments of
   // appends, never consistency, and the SDK wrote the transcript locally before mirroring it here
-  // (docs/decisions.md D-PG).
+  // (docs/decisions.md D423).
   await client.query(
     `BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_advisory_xact_lock(hashtextextended(${context.escapeLiteral(sessionLockKey(context.schema, key))}, 0))`,
   );
