@@ -6,7 +6,7 @@ import { checkWrites, runWriters } from '../../test/support/multi-writer.js';
 import type { StoredRows } from '../../test/support/multi-writer.js';
 
 const WRITERS = 8;
-const BATCHES = 50;
+const BATCHES = 40;
 
 let server: PostgresServer;
 
