@@ -16,15 +16,17 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 import pg from 'pg';
 
-/** Where Debian's `postgresql-15` puts its server binaries. */
-const DEBIAN_BIN = '/usr/lib/postgresql/15/bin';
+/** Where Debian's `postgresql-<major>` packages put their server binaries. */
+const DEBIAN_ROOT = '/usr/lib/postgresql';
+/** Debian's `postgresql-15`. */
+const DEBIAN_BIN = join(DEBIAN_ROOT, '15', 'bin');
 
 /** The superuser `initdb` creates (trust authentication, no password). */
 export const POSTGRES_USER = 'flower';
@@ -47,7 +49,14 @@ export interface PostgresServer {
 
 /** The folder holding `initdb` and `postgres`, or a clear error naming what to install. */
 export function postgresBinaries(): string {
-  const candidates = [DEBIAN_BIN, ...(process.env['PATH'] ?? '').split(delimiter)];
+  // Debian's 15 first (what CI installs on bookworm), then any other Debian major, newest first, then PATH.
+  const others = existsSync(DEBIAN_ROOT)
+    ? readdirSync(DEBIAN_ROOT)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((first, second) => Number(second) - Number(first))
+        .map((name) => join(DEBIAN_ROOT, name, 'bin'))
+    : [];
+  const candidates = [DEBIAN_BIN, ...others, ...(process.env['PATH'] ?? '').split(delimiter)];
   for (const folder of candidates) {
     if (folder !== '' && existsSync(join(folder, 'initdb')) && existsSync(join(folder, 'postgres'))) {
       return folder;
