@@ -5,8 +5,10 @@ import process from 'node:process';
 import { runCliStartBench } from './cli-start.mjs';
 import { runManifestWritesBench } from './manifest-writes.mjs';
 import { runSessionLoadBench } from './session-load.mjs';
+import { runSessionStoresBench } from './session-stores.mjs';
 
 const json = process.argv.includes('--json');
 await runSessionLoadBench({ json });
+await runSessionStoresBench({ json });
 await runManifestWritesBench({ json });
 await runCliStartBench({ json });

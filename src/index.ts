@@ -174,6 +174,8 @@ export type { ErrorKind, EventKind, EventSink, FlowerEvent, WarningCode } from '
 export { DEFAULT_BUSY_TIMEOUT_MS, SqliteSessionStore } from './session/sqlite-session-store.js';
 export type { SqliteSessionStoreOptions } from './session/sqlite-session-store.js';
 export type { FlowerSessionStore } from './session/flower-session-store.js';
+export { PgSessionStore } from './session/pg-session-store.js';
+export type { PgSessionStoreOptions } from './session/pg-session-store.js';
 export { emptyLoadReport } from './session/load-report.js';
 export type { LoadReport } from './session/load-report.js';
 export { TrimmingSessionStore } from './session/trimming-session-store.js';

@@ -148,6 +148,8 @@ export const PUBLIC_EXPORTS: ExportTable = {
     parseDotenv: 'function',
     parseSections: 'function',
     PermissionMode: 'type',
+    PgSessionStore: 'class',
+    PgSessionStoreOptions: 'type',
     PLUGIN_DIR: 'string',
     probeCredentials: 'function',
     ProbeResult: 'type',
