@@ -11,6 +11,7 @@ const handlers: CommandHandlers = {
   ask: idle,
   demo: idle,
   status: idle,
+  analyze: idle,
   completion: idle,
 };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });

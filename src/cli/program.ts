@@ -42,6 +42,9 @@ export type OnceOptions = ReturnType<ReturnType<typeof declareOnce>['opts']>;
 /** `status` options, as parsed (inferred from {@link declareStatus}). */
 export type StatusOptions = ReturnType<ReturnType<typeof declareStatus>['opts']>;
 
+/** `analyze` options, as parsed (inferred from {@link declareAnalyze}). */
+export type AnalyzeOptions = ReturnType<ReturnType<typeof declareAnalyze>['opts']>;
+
 /** What each subcommand does; each resolves to the process exit code. */
 export interface CommandHandlers {
   go(ask: string | undefined, options: GoOptions, globals: GlobalOptions): Promise<number>;
@@ -53,6 +56,8 @@ export interface CommandHandlers {
   demo(globals: GlobalOptions): Promise<number>;
   /** `flower status [dir]`: where a run stands, read-only. */
   status(dir: string | undefined, options: StatusOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower analyze [runDir]`: the run's figures, read-only (docs/analyze.md). */
+  analyze(runDir: string | undefined, options: AnalyzeOptions, globals: GlobalOptions): Promise<number>;
   /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
   completion(shell: CompletionShell, program: CommandUnknownOpts): Promise<number>;
 }
@@ -144,6 +149,10 @@ export function createProgram(
 
   declareStatus(program.command('status')).action(async (dir, options) => {
     exitCode = await handlers.status(dir, options, globals());
+  });
+
+  declareAnalyze(program.command('analyze')).action(async (runDir, options) => {
+    exitCode = await handlers.analyze(runDir, options, globals());
   });
 
   program
@@ -249,4 +258,13 @@ function declareStatus<Globals extends OptionValues>(command: NewSubcommand<Glob
     )
     .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
     .option('--json', 'print it as one JSON object');
+}
+
+/** Declares `analyze`'s argument and options; {@link AnalyzeOptions} is inferred from here. */
+function declareAnalyze<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description('Figures of a run: cost, context, cache, tools, subagents, workbench; read-only, sends nothing')
+    .argument('[runDir]', 'the run directory or its workspace (default: -r, else <workspace>/runs)')
+    .option('--json', 'print the figures as one JSON object (schema flower-analyze/1, docs/analyze.md)')
+    .option('--html <file>', 'also write a self-contained HTML report with charts to <file>');
 }

@@ -16,6 +16,7 @@ const handlers: CommandHandlers = {
   ask: idle,
   demo: idle,
   status: idle,
+  analyze: idle,
   completion: idle,
 };
 

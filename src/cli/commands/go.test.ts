@@ -73,6 +73,7 @@ describe('go options', () => {
       ask: idle,
       demo: idle,
       status: idle,
+      analyze: idle,
       completion: idle,
     };
     const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
