@@ -2,6 +2,7 @@
 // Each benchmark file also runs alone (`node bench/<name>.mjs`).
 import process from 'node:process';
 
+import { runAnalyzeBench } from './analyze.mjs';
 import { runCliStartBench } from './cli-start.mjs';
 import { runManifestWritesBench } from './manifest-writes.mjs';
 import { runSessionLoadBench } from './session-load.mjs';
@@ -10,3 +11,4 @@ const json = process.argv.includes('--json');
 await runSessionLoadBench({ json });
 await runManifestWritesBench({ json });
 await runCliStartBench({ json });
+await runAnalyzeBench({ json });

@@ -28,7 +28,7 @@ export function analysisLines(analysis: RunAnalysis, width: number, paint: TextP
   const out: string[] = [];
   const heading = (text: string): void => {
     if (out.length > 0) out.push('');
-    out.push(paint.heading(text));
+    out.push(...wrap(text, width, '').map((line) => paint.heading(line)));
   };
   const note = (text: string): void => {
     out.push(...wrap(text, width, '  '));

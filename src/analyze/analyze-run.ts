@@ -13,37 +13,30 @@ import { isRecord } from '../internal/is-record.js';
 import { EVENT_LOG_FILE } from '../runtime/event-log.js';
 import { MANIFEST_FILE, readManifest, type ManifestRow } from '../runtime/manifest.js';
 import { ASIDE_DIR } from '../workflow/ask-oracle.js';
+import { contextCurve } from './context-curve.js';
+import { median, ratio } from './figure-math.js';
 import { readRunEvents } from './run-events.js';
 import { readTranscripts } from './read-transcripts.js';
 import {
   ANALYSIS_SCHEMA,
   type CacheUse,
-  type ContextCurve,
-  type ContextPoint,
   type Economics,
   type Ledger,
   type LedgerStep,
   type RoleCost,
   type RunAnalysis,
-  type SessionCurve,
   type SubagentShares,
   type Subagents,
-  type ToolUse,
-  type Tools,
   type TranscriptTotals,
 } from './run-analysis.js';
+import { orderMain, sessionOrder } from './session-order.js';
 import { stepRole } from './step-role.js';
-import type { ToolCall, TranscriptStats } from './transcript-stats.js';
+import { toolsOf } from './tool-figures.js';
+import type { TranscriptStats } from './transcript-stats.js';
 import { locateWorkbench, presentScripts, scriptReuse, workbenchUse } from './workbench-usage.js';
 
 /** The session store's file name in a run directory. */
 const SESSIONS_FILE = 'sessions.db';
-/** How many points the context curve's sample table keeps. */
-const CURVE_SAMPLES = 20;
-/** A point below this share of the one before is a significant drop. */
-const DROP_RATIO = 0.7;
-/** How many drop turns are listed. */
-const LISTED_DROPS = 6;
 
 /** Options of {@link analyzeRun}. */
 export interface AnalyzeOptions {
@@ -176,42 +169,6 @@ function roleCosts(ledger: Ledger): RoleCost[] {
   }));
 }
 
-/** The main sessions in the order the manifest ran them: each row's retired sessions, then its own. */
-interface SessionPlace {
-  step: string;
-  retiredBy: string | null;
-}
-
-function sessionOrder(rows: readonly ManifestRow[]): Map<string, SessionPlace> {
-  const order = new Map<string, SessionPlace>();
-  for (const row of rows) {
-    for (const retired of Array.isArray(row.retired) ? row.retired : []) {
-      const place = order.get(retired);
-      if (place === undefined) order.set(retired, { step: row.step, retiredBy: row.step });
-      else place.retiredBy = row.step;
-    }
-    if (typeof row.session_id === 'string' && !order.has(row.session_id)) {
-      order.set(row.session_id, { step: row.step, retiredBy: null });
-    }
-  }
-  return order;
-}
-
-/** Main transcripts in manifest order; those no row names follow, by their first timestamp. */
-function orderMain(main: TranscriptStats[], order: Map<string, SessionPlace>): TranscriptStats[] {
-  const rank = [...order.keys()];
-  const position = (transcript: TranscriptStats): number => {
-    const index = rank.indexOf(transcript.sessionId);
-    return index === -1 ? rank.length : index;
-  };
-  return [...main].sort(
-    (a, b) =>
-      position(a) - position(b) ||
-      (a.firstAt ?? Number.POSITIVE_INFINITY) - (b.firstAt ?? Number.POSITIVE_INFINITY) ||
-      a.key.localeCompare(b.key),
-  );
-}
-
 function totals(transcripts: readonly TranscriptStats[]): TranscriptTotals {
   const total: TranscriptTotals = {
     transcripts: transcripts.length,
@@ -267,60 +224,6 @@ function economicsOf(
   };
 }
 
-function contextCurve(
-  main: readonly TranscriptStats[],
-  order: Map<string, SessionPlace>,
-  events: ReturnType<typeof readRunEvents>,
-  stepAt: (at: number | null) => string | null,
-): ContextCurve {
-  let turn = 0;
-  const sessions: SessionCurve[] = main.map((transcript) => {
-    const place = order.get(transcript.sessionId);
-    const logged = events.thresholds.get(transcript.sessionId);
-    const points: ContextPoint[] = [];
-    for (const response of transcript.responses) {
-      // A response with no context at all is a synthetic record (an API error written locally), not a turn.
-      if (response.context === 0) continue;
-      turn += 1;
-      points.push({ turn, tokens: response.context, at: response.at, step: stepAt(response.at) });
-    }
-    return {
-      sessionId: transcript.sessionId,
-      step: place?.step ?? null,
-      role: place === undefined ? null : stepRole(place.step),
-      points,
-      threshold: logged?.threshold ?? null,
-      window: logged?.window ?? null,
-      retiredBy: place?.retiredBy ?? null,
-    };
-  });
-  const points = sessions.flatMap((session) => session.points);
-  const every = Math.max(1, Math.floor(points.length / CURVE_SAMPLES));
-  const samples = points.filter((_, index) => index % every === 0);
-  const last = points.at(-1);
-  if (last !== undefined && samples.at(-1) !== last) samples.push(last);
-  const drops: number[] = [];
-  for (let index = 1; index < points.length; index += 1) {
-    const previous = points[index - 1];
-    const point = points[index];
-    if (previous !== undefined && point !== undefined && point.tokens < previous.tokens * DROP_RATIO) {
-      drops.push(point.turn);
-    }
-  }
-  const values = points.map((point) => point.tokens);
-  return {
-    sessions,
-    turns: points.length,
-    first: points[0]?.tokens ?? null,
-    min: values.length === 0 ? null : values.reduce((a, b) => Math.min(a, b)),
-    max: values.length === 0 ? null : values.reduce((a, b) => Math.max(a, b)),
-    last: last?.tokens ?? null,
-    samples,
-    drops: { count: drops.length, firstTurns: drops.slice(0, LISTED_DROPS) },
-    handoffs: events.handoffs,
-  };
-}
-
 function cacheUse(
   economics: Economics,
   transcripts: readonly TranscriptStats[],
@@ -359,69 +262,6 @@ function cacheUse(
       hitRate: ratio(figures.hits, figures.input),
     })),
   };
-}
-
-function toolUse(transcripts: readonly TranscriptStats[]): ToolUse {
-  const byTool = new Map<string, number>();
-  const byKind = new Map<string, number>();
-  let calls = 0;
-  for (const transcript of transcripts) {
-    for (const call of transcript.calls) {
-      calls += 1;
-      byTool.set(call.tool, (byTool.get(call.tool) ?? 0) + 1);
-    }
-    for (const [kind, count] of transcript.denials) byKind.set(kind, (byKind.get(kind) ?? 0) + count);
-  }
-  const denials = [...byKind.values()].reduce((total, count) => total + count, 0);
-  return {
-    calls,
-    top: ranked(byTool, 10).map(([tool, count]) => ({ tool, calls: count })),
-    denials,
-    denialsByKind: ranked(byKind).map(([kind, count]) => ({ kind, count })),
-    denialRate: ratio(denials, calls),
-  };
-}
-
-function toolsOf(
-  main: readonly TranscriptStats[],
-  subagents: readonly TranscriptStats[],
-  aside: readonly TranscriptStats[],
-  order: Map<string, SessionPlace>,
-): Tools {
-  const verbs = new Map<string, number>();
-  let dispatches = 0;
-  const perRole = new Map<string, number>();
-  const count = (role: string, calls: number): void => {
-    if (calls > 0) perRole.set(role, (perRole.get(role) ?? 0) + calls);
-  };
-  for (const transcript of main) {
-    const place = order.get(transcript.sessionId);
-    count(place === undefined ? 'unknown' : stepRole(place.step), transcript.calls.length);
-    for (const call of transcript.calls) {
-      if (call.tool === 'Agent' || call.tool === 'Task') dispatches += 1;
-      const verb = bashVerb(call);
-      if (verb !== null) verbs.set(verb, (verbs.get(verb) ?? 0) + 1);
-    }
-  }
-  for (const transcript of subagents) count('worker', transcript.calls.length);
-  for (const transcript of aside) count('oracle', transcript.calls.length);
-  const subagent = toolUse(subagents);
-  return {
-    main: toolUse(main),
-    subagent,
-    mainBashVerbs: ranked(verbs, 8).map(([verb, calls]) => ({ verb, count: calls })),
-    perRole: ranked(perRole).map(([role, calls]) => ({ role, calls })),
-    dispatches,
-    callsPerDispatch: ratio(subagent.calls, dispatches),
-  };
-}
-
-function bashVerb(call: ToolCall): string | null {
-  if (call.tool !== 'Bash' || !isRecord(call.input)) return null;
-  const command = call.input['command'];
-  if (typeof command !== 'string') return null;
-  const word = command.trim().split(/\s+/)[0];
-  return word === undefined || word === '' ? null : word;
 }
 
 function subagentsOf(
@@ -472,26 +312,6 @@ function lineageWorkspace(runDir: string): string | null {
     // No lineage (a `once` run, a custom workflow): the caller falls back.
   }
   return null;
-}
-
-function ranked(counts: Map<string, number>, limit = Number.POSITIVE_INFINITY): [string, number][] {
-  return (
-    [...counts]
-      // Ties in code-unit order, the same on every machine and locale.
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      .slice(0, limit)
-  );
-}
-
-function median(sorted: readonly number[]): number {
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length % 2 === 1) return sorted[middle] ?? 0;
-  return ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
-/** `part / whole`, or `null` when `whole` is zero: no ratio is ever NaN or Infinity. */
-export function ratio(part: number, whole: number): number | null {
-  return whole === 0 ? null : part / whole;
 }
 
 function finite(value: unknown): number {

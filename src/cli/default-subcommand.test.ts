@@ -40,6 +40,7 @@ describe('rewriteSetsOf', () => {
 
   test('derives the subcommands from the registered commands, setup, ask and help included', () => {
     expect([...sets.subcommands].sort()).toEqual([
+      'analyze',
       'ask',
       'completion',
       'demo',

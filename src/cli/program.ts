@@ -264,7 +264,7 @@ function declareStatus<Globals extends OptionValues>(command: NewSubcommand<Glob
 function declareAnalyze<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
   return command
     .description('Figures of a run: cost, context, cache, tools, subagents, workbench; read-only, sends nothing')
-    .argument('[runDir]', 'the run directory or its workspace (default: -r, else <workspace>/runs)')
+    .argument('[dir]', 'the run directory or its workspace (default: -r, else <workspace>/runs)')
     .option('--json', 'print the figures as one JSON object (schema flower-analyze/1, docs/analyze.md)')
     .option('--html <file>', 'also write a self-contained HTML report with charts to <file>');
 }
