@@ -93,8 +93,7 @@ const ZH_HELP: Readonly<Record<string, string>> = {
     '运行目录或其工作区(默认:-r,否则 <workspace>/runs)',
   'print the figures as one JSON object (schema flower-analyze/1, docs/analyze.md)':
     '把数字输出为一个 JSON 对象(模式 flower-analyze/1,见 docs/analyze.md)',
-  'also write a self-contained HTML report with charts to <file>':
-    '另外把带图表的独立 HTML 报告写到 <file>',
+  'also write a self-contained HTML report with charts to <file>': '另外把带图表的独立 HTML 报告写到 <file>',
   'Print a shell completion script, e.g. source <(flower completion bash)':
     '输出 shell 补全脚本,例如 source <(flower completion bash)',
   'the shell': 'shell 类型',

@@ -263,7 +263,9 @@ function declareStatus<Globals extends OptionValues>(command: NewSubcommand<Glob
 /** Declares `analyze`'s argument and options; {@link AnalyzeOptions} is inferred from here. */
 function declareAnalyze<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
   return command
-    .description('Figures of a run: cost, context, cache, tools, subagents, workbench; read-only, sends nothing')
+    .description(
+      'Figures of a run: cost, context, cache, tools, subagents, workbench; read-only, sends nothing',
+    )
     .argument('[dir]', 'the run directory or its workspace (default: -r, else <workspace>/runs)')
     .option('--json', 'print the figures as one JSON object (schema flower-analyze/1, docs/analyze.md)')
     .option('--html <file>', 'also write a self-contained HTML report with charts to <file>');
