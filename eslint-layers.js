@@ -16,6 +16,7 @@ export const LAYERS = [
   'runtime',
   'workflow',
   'render',
+  'analyze',
   'testing',
   'demo',
   'cli',

@@ -2,6 +2,7 @@
 // Each benchmark file also runs alone (`node bench/<name>.mjs`).
 import process from 'node:process';
 
+import { runAnalyzeBench } from './analyze.mjs';
 import { runCliStartBench } from './cli-start.mjs';
 import { runManifestWritesBench } from './manifest-writes.mjs';
 import { runSessionLoadBench } from './session-load.mjs';
@@ -12,3 +13,4 @@ await runSessionLoadBench({ json });
 await runSessionStoresBench({ json });
 await runManifestWritesBench({ json });
 await runCliStartBench({ json });
+await runAnalyzeBench({ json });

@@ -12,6 +12,7 @@ const handlers: CommandHandlers = {
   demo: idle,
   status: idle,
   verify: idle,
+  analyze: idle,
   completion: idle,
 };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
@@ -40,6 +41,7 @@ describe('rewriteSetsOf', () => {
 
   test('derives the subcommands from the registered commands, setup, ask and help included', () => {
     expect([...sets.subcommands].sort()).toEqual([
+      'analyze',
       'ask',
       'completion',
       'demo',

@@ -91,6 +91,13 @@ const ZH_HELP: Readonly<Record<string, string>> = {
     '在当前文件树上运行目标的检查,不用模型、不用凭证;全部通过才以 0 退出',
   'the workspace (default: -w, else the current directory)': '工作区(默认:-w,否则当前目录)',
   'print the results as one JSON object': '把结果输出为一个 JSON 对象',
+  'Figures of a run: cost, context, cache, tools, subagents, workbench; read-only, sends nothing':
+    '一次运行的数字:花费、上下文、缓存、工具、子代理、工作台;只读,不发任何请求',
+  'the run directory or its workspace (default: -r, else <workspace>/runs)':
+    '运行目录或其工作区(默认:-r,否则 <workspace>/runs)',
+  'print the figures as one JSON object (schema flower-analyze/1, docs/analyze.md)':
+    '把数字输出为一个 JSON 对象(模式 flower-analyze/1,见 docs/analyze.md)',
+  'also write a self-contained HTML report with charts to <file>': '另外把带图表的独立 HTML 报告写到 <file>',
   'Print a shell completion script, e.g. source <(flower completion bash)':
     '输出 shell 补全脚本,例如 source <(flower completion bash)',
   'the shell': 'shell 类型',

@@ -44,6 +44,8 @@ export type StatusOptions = ReturnType<ReturnType<typeof declareStatus>['opts']>
 
 /** `verify` options, as parsed (inferred from {@link declareVerify}). */
 export type VerifyOptions = ReturnType<ReturnType<typeof declareVerify>['opts']>;
+/** `analyze` options, as parsed (inferred from {@link declareAnalyze}). */
+export type AnalyzeOptions = ReturnType<ReturnType<typeof declareAnalyze>['opts']>;
 
 /** What each subcommand does; each resolves to the process exit code. */
 export interface CommandHandlers {
@@ -58,6 +60,8 @@ export interface CommandHandlers {
   status(dir: string | undefined, options: StatusOptions, globals: GlobalOptions): Promise<number>;
   /** `flower verify [dir]`: the goal's machine checks on the current tree, no model (docs/goal-checks.md). */
   verify(dir: string | undefined, options: VerifyOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower analyze [runDir]`: the run's figures, read-only (docs/analyze.md). */
+  analyze(runDir: string | undefined, options: AnalyzeOptions, globals: GlobalOptions): Promise<number>;
   /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
   completion(shell: CompletionShell, program: CommandUnknownOpts): Promise<number>;
 }
@@ -153,6 +157,10 @@ export function createProgram(
 
   declareVerify(program.command('verify')).action(async (dir, options) => {
     exitCode = await handlers.verify(dir, options, globals());
+  });
+
+  declareAnalyze(program.command('analyze')).action(async (runDir, options) => {
+    exitCode = await handlers.analyze(runDir, options, globals());
   });
 
   program
@@ -268,4 +276,15 @@ function declareStatus<Globals extends OptionValues>(command: NewSubcommand<Glob
     )
     .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
     .option('--json', 'print it as one JSON object');
+}
+
+/** Declares `analyze`'s argument and options; {@link AnalyzeOptions} is inferred from here. */
+function declareAnalyze<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description(
+      'Figures of a run: cost, context, cache, tools, subagents, workbench; read-only, sends nothing',
+    )
+    .argument('[dir]', 'the run directory or its workspace (default: -r, else <workspace>/runs)')
+    .option('--json', 'print the figures as one JSON object (schema flower-analyze/1, docs/analyze.md)')
+    .option('--html <file>', 'also write a self-contained HTML report with charts to <file>');
 }

@@ -66,6 +66,10 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       const { verifyCommand } = await import('./commands/verify.js');
       return verifyCommand(dir, options, globals, context);
     },
+    analyze: async (runDir, options, globals) => {
+      const { analyzeCommand } = await import('./commands/analyze.js');
+      return analyzeCommand(runDir, options, globals, context);
+    },
     completion: async (shell, program) => {
       const { completionScript } = await import('./shell-completion.js');
       io.stdout.write(completionScript(shell, program));

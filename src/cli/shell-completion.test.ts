@@ -17,6 +17,7 @@ const handlers: CommandHandlers = {
   demo: idle,
   status: idle,
   verify: idle,
+  analyze: idle,
   completion: idle,
 };
 

@@ -74,6 +74,7 @@ describe('go options', () => {
       demo: idle,
       status: idle,
       verify: idle,
+      analyze: idle,
       completion: idle,
     };
     const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
