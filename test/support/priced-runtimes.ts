@@ -1,13 +1,10 @@
 // Real Runtimes on the SdkLikeBackend (it loads and mirrors the session store as the SDK does), configured
 // for a model with a list price, each in a fresh temporary workspace removed after the test: for tests of
 // what a step records and reports about its cost (manifest rows, cost events).
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
 import { agentSpec } from '../../src/agent/agent-spec.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { SdkLikeBackend, type LikeStep } from './sdk-like-backend.js';
+import { temporaryRuntimes } from './temporary-runtimes.js';
 
 /** A configuration whose model has a list price (claude-opus-5-5: $4 in, $20 out per million tokens). */
 export const PRICED_CONFIG = {
@@ -33,24 +30,12 @@ export interface PricedRuntime {
  * (no resilience, so a failure is not retried) that are closed after each test.
  */
 export function pricedRuntimes(prefix: string): (steps: LikeStep[]) => PricedRuntime {
-  let dir = '';
-  const runtimes: Runtime[] = [];
-  beforeEach(() => {
-    dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  });
-  afterEach(() => {
-    for (const runtime of runtimes.splice(0)) runtime.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const temporary = temporaryRuntimes(prefix);
   return (steps) => {
     const backend = new SdkLikeBackend(steps);
-    const runtime = new Runtime({
-      workspace: join(dir, 'ws'),
-      config: PRICED_CONFIG,
-      backend,
-      resilience: false,
-    });
-    runtimes.push(runtime);
+    const runtime = temporary.keep(
+      new Runtime({ workspace: temporary.workspace(), config: PRICED_CONFIG, backend, resilience: false }),
+    );
     return { runtime, backend };
   };
 }
