@@ -2,7 +2,8 @@
  * `describeEvent()`: the one place where the runtime's own notices (retries, network waits, stalls, budget
  * stops, handoff lines, trim reports, warnings) get their display line. The attempt loop builds each notice
  * with the figures it knows — never with words — and the step's exit (`StepRun.emit`) describes it in the
- * runtime's language before the caller's sink sees it, so no dependency bag of the loop carries a language.
+ * runtime's language before the caller's sink sees it, so no dependency bag of the loop carries a language
+ * (docs/decisions.md D422).
  *
  * @module
  */
