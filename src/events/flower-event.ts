@@ -161,12 +161,20 @@ export interface RetryEvent extends EventBase {
   cause: 'interrupt' | 'error' | 'stall';
   errorKind: ErrorKind | null;
   delayS: number;
+  /** The failed attempt's error (its first line is what a retry line shows); absent for an interrupt. */
+  reason?: string;
+  /** The most attempts the step may make; absent for an interrupt. */
+  maxAttempts?: number;
+  /** An interrupt only: true when the human typed words the session resumes with. */
+  withMessage?: boolean;
 }
 export interface WaitEvent extends EventBase {
   kind: 'wait';
   host: string;
   port: number;
   maxWaitS: number;
+  /** The endpoint was never reached in this process, so the wait is the short one for a wrong address. */
+  neverReached?: boolean;
 }
 /** A wait for the network goes on: sent after each failed probe, for a countdown line. */
 export interface WaitingEvent extends EventBase {
@@ -214,6 +222,8 @@ export interface WarningEvent extends EventBase {
   kind: 'warning';
   code: WarningCode;
   detail: string;
+  /** `model_mismatch` only: the model the configuration asked for and the one the API served. */
+  model?: { wanted: string; served: string };
 }
 export interface SpillEvent extends EventBase, Thread {
   kind: 'spill';

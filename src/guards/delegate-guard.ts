@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { loadPrompt } from '../internal/load-prompt.js';
 import { workbenchPlaces, type WorkbenchLike } from '../workbench/workbench-places.js';
 import { isEphemeral } from './ephemeral-command.js';
 import type { Guard, GuardDecision } from './guard.js';
@@ -60,7 +61,13 @@ export function delegateGuard(options: DelegateGuardOptions = {}): Guard {
     (typeof tools === 'string' ? tools.split('|') : tools).filter((tool) => tool !== ''),
   );
   const allowGlance = options.allowGlance ?? false;
-  const artifacts = workbenchPlaces(options.workbench).artifacts;
+  // Denial texts are read by the model, not the user: English, in src/roles/prompts/ with the other texts the
+  // model reads, not the UI catalog. Short on purpose: a denial stays in the transcript (the reference
+  // measured ~273 characters per denied call).
+  const dispatch = loadPrompt('delegate-dispatch', {
+    artifacts: workbenchPlaces(options.workbench).artifacts,
+  });
+  const glanceOnly = loadPrompt('delegate-glance-only');
   const allowed = new Set(DELEGATE_ALLOWED);
   return {
     name: 'delegate',
@@ -74,21 +81,10 @@ export function delegateGuard(options: DelegateGuardOptions = {}): Guard {
       if (tool === 'Bash' && allowGlance) {
         const command = input.toolInput['command'];
         if (typeof command === 'string' && isEphemeral(command)) return { action: 'allow' };
-        return { action: 'deny', reason: `${GLANCE_ONLY} ${dispatch(artifacts)}` };
+        return { action: 'deny', reason: `${glanceOnly} ${dispatch}` };
       }
-      const opening = handsOn.has(tool)
-        ? `The coordinator does not use ${tool} itself.`
-        : `${tool} is not available to the coordinator.`;
-      return { action: 'deny', reason: `${opening} ${dispatch(artifacts)}` };
+      const opening = loadPrompt(handsOn.has(tool) ? 'delegate-hands-on' : 'delegate-unavailable', { tool });
+      return { action: 'deny', reason: `${opening} ${dispatch}` };
     },
   };
-}
-
-// Denial texts are read by the model, not the user: English literals, not the UI catalog. Short on purpose:
-// a denial stays in the transcript (the reference measured ~273 characters per denied call).
-const GLANCE_ONLY =
-  'Your Bash is only for a side-effect-free glance (git status, ls, cat); no writes, no cd.';
-
-function dispatch(artifacts: string): string {
-  return `Dispatch a worker with Agent: state the goal and how to tell it is done; long output goes to ${artifacts}; reply = path + conclusion.`;
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { loadPrompt } from '../roles/load-prompt.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 
 /** Returned when nobody answers in time. */
 export const TIMEOUT_TEXT = loadPrompt('ask-timeout');

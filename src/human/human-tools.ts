@@ -10,7 +10,7 @@
 import { z } from 'zod';
 
 import { createSdkMcpServer, tool, type McpServerConfig } from '../agent/claude-sdk.js';
-import { loadPrompt } from '../roles/load-prompt.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 import type { HumanChannel, Mail } from './human-channel.js';
 
 // Defined in human-tool-names.ts; passed on here because the public API exports them from this module.

@@ -1,46 +1,18 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { sdk, SdkLikeBackend, type LikeStep } from '../../test/support/sdk-like-backend.js';
+import { describe, expect, test } from 'vitest';
+import { listPrice, pricedRuntimes, PRICED_SPEC } from '../../test/support/priced-runtimes.js';
+import { sdk, type LikeStep } from '../../test/support/sdk-like-backend.js';
 import type { AgentMessage } from '../agent/agent-backend.js';
-import { agentSpec } from '../agent/agent-spec.js';
 import type { CostEvent, FlowerEvent } from '../events/flower-event.js';
 import { readManifest } from '../runtime/manifest.js';
-import { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { sdkAssistantText } from '../testing/sdk-messages.js';
 import { createTerminalRenderer } from './terminal-renderer.js';
 
-const config = {
-  env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_MODEL: 'claude-opus-5-5' },
-};
-const spec = agentSpec({ name: 'worker', instructions: '' });
-const price = (input: number, output = 0): number => (input * 4 + output * 20) / 1e6;
-
-let dir: string;
-let runtimes: Runtime[] = [];
-
-beforeEach(() => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), 'flower-cost-events-')));
-});
-
-afterEach(() => {
-  for (const runtime of runtimes) runtime.close();
-  runtimes = [];
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function runtimeWith(steps: LikeStep[]): Runtime {
-  const runtime = new Runtime({
-    workspace: join(dir, 'ws'),
-    config,
-    backend: new SdkLikeBackend(steps),
-    resilience: false,
-  });
-  runtimes.push(runtime);
-  return runtime;
-}
+const spec = PRICED_SPEC;
+const price = listPrice;
+const runtimes = pricedRuntimes('flower-cost-events-');
+const runtimeWith = (steps: LikeStep[]): Runtime => runtimes(steps).runtime;
 
 /** A response of a subagent started by the Agent call `toolu_1`. */
 function subagentText(text: string, id: string, tokens: number): AgentMessage {

@@ -10,7 +10,7 @@
 import { agentSpec, type AgentSpec } from '../agent/agent-spec.js';
 import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
 import type { ChannelLike } from './channel-like.js';
-import { loadPrompt } from './load-prompt.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 
 /** Options of {@link clarify}. */
 export interface ClarifierOptions {

@@ -13,7 +13,7 @@ import type { HooksConfig } from '../guards/hooks.js';
 import { TASK_LIST_TOOLS } from '../guards/tool-groups.js';
 import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
 import type { ChannelLike } from './channel-like.js';
-import { loadPrompt } from './load-prompt.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 import { workbenchPlaces, type WorkbenchLike } from '../workbench/workbench-places.js';
 
 /**

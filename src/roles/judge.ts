@@ -21,7 +21,7 @@ import { toHooks } from '../guards/hooks.js';
 import { inspectGuard } from '../guards/inspect-guard.js';
 import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
 import type { ChannelLike } from './channel-like.js';
-import { loadPrompt } from './load-prompt.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 
 /** Options of {@link judge}. */
 export interface JudgeOptions {

@@ -7,7 +7,7 @@
  * @module
  */
 import { agentSpec, type AgentSpec } from '../agent/agent-spec.js';
-import { loadPrompt } from './load-prompt.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 import { workbenchPlaces, type WorkbenchLike } from '../workbench/workbench-places.js';
 
 /** Options of {@link oracle}. */

@@ -6,7 +6,7 @@
  */
 import type { AgentDefinition, PermissionMode } from '../agent/claude-sdk.js';
 import { isolated } from '../agent/isolation-mark.js';
-import { loadPrompt } from './load-prompt.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 
 /**
  * The report discipline appended to every worker's prompt: four labelled parts, at most 30 lines, no pasted

@@ -11,19 +11,17 @@ import type { AgentBackend, AgentQuery } from '../agent/agent-backend.js';
 import type { Options, SessionStore } from '../agent/claude-sdk.js';
 import { credentialValues } from '../config/credentials.js';
 import type { Env } from '../config/process-environment.js';
-import { uiText, humanDuration, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent, ResultEvent } from '../events/flower-event.js';
 import { normalize } from '../events/normalize.js';
 import { StreamMeter } from '../events/stream-meter.js';
 import { errorText } from '../internal/error-text.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { redactingStore } from '../session/redact-credentials.js';
-import { trimReport } from '../session/trim-report.js';
 import type { AttemptBudget } from './budget.js';
 import { savedCost } from './cost-ledger.js';
 import { observeStore } from './observed-store.js';
 import { StallWatchdog } from './stall-watchdog.js';
-import { errorOutcome, recordOutcome, type EndedOutcome, type StepOutcome } from './step-outcome.js';
+import { errorOutcome, type EndedOutcome, type StepOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
 
 /** What one attempt sends. */
@@ -43,7 +41,6 @@ export interface AttemptDeps {
   backend: AgentBackend;
   store: FlowerSessionStore;
   stallTimeoutS: number;
-  lang: Lang;
   /** The model the configuration asks for, to notice a gateway serving another one; null = no check. */
   wantedModel: string | null;
   /** This process's spend on earlier steps, for the `runUsd` of cost events. */
@@ -65,7 +62,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   let stalledFor: number | null = null;
   let interrupted = false;
   let handoffDue = false;
-  recordOutcome(result, { kind: 'unfinished' });
+  run.record({ kind: 'unfinished' });
 
   // The attempt's own controller: the watchdog aborts this query only; a run abort reaches it too.
   const controller = new AbortController();
@@ -111,7 +108,6 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       stalledFor = idleS;
       run.emit({
         kind: 'stall',
-        text: uiText('rt.stall', { idle: humanDuration(idleS, deps.lang) }, deps.lang),
         at: Date.now() / 1000,
         step: run.result.step,
         idleS,
@@ -126,7 +122,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     run.noteSession(event.sessionId);
     ledger.noteResult(event.costUsd);
     result.numTurns += event.numTurns;
-    recordOutcome(result, resultOutcome(event, result.errors, plan.budget));
+    run.record(resultOutcome(event, result.errors, plan.budget));
     reportCost();
   };
 
@@ -139,8 +135,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       lastContextMessage = id;
       result.context = Math.max(result.context, event.tokens);
       run.watermark = Math.max(run.watermark, event.tokens);
-      if (run.handoff !== null && run.handoff.note(event.tokens) === 'near')
-        emitNear(run, deps, event.tokens);
+      if (run.handoff !== null && run.handoff.note(event.tokens) === 'near') emitNear(run, event.tokens);
       checkModel(run, deps, event.model ?? null);
     }
     if (event.kind === 'tool_call') toolNames.set(event.id, event.tool);
@@ -191,7 +186,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   } catch (error) {
     // After an error result the SDK throws as well; the result already said what happened.
     if (!sawResult && stalledFor === null && !run.aborted) {
-      recordOutcome(result, errorOutcome(errorText(error)));
+      run.record(errorOutcome(errorText(error)));
     }
   } finally {
     watchdog.stop();
@@ -206,14 +201,14 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   }
 
   if (interrupted) {
-    recordOutcome(result, { kind: 'interrupted' });
+    run.record({ kind: 'interrupted' });
   } else if (handoffDue) {
-    recordOutcome(result, { kind: 'handoff-due' });
+    run.record({ kind: 'handoff-due' });
   } else if (run.aborted && !result.ok) {
-    recordOutcome(result, { kind: 'killed' });
+    run.record({ kind: 'killed' });
   } else if (stalledFor !== null && !result.ok) {
     // A stall is a transient error that counts as an attempt and is kept in `errors` (decisions.md D30).
-    recordOutcome(result, { kind: 'stalled', idleS: stalledFor });
+    run.record({ kind: 'stalled', idleS: stalledFor });
     if (result.error !== null) result.errors.push(result.error);
   }
   const joined = texts.join('\n').trim();
@@ -223,7 +218,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   const fallback = errorOutcome(
     result.errors.slice(fresh).at(-1) ?? result.errors.at(-1) ?? 'no result from the agent',
   );
-  recordOutcome(result, fallback);
+  run.record(fallback);
   return fallback;
 }
 
@@ -246,21 +241,12 @@ export function resultError(event: ResultEvent, errors: readonly string[]): stri
   return detail === '' ? `${label}${status}` : `${label}${status}: ${detail}`;
 }
 
-function emitNear(run: StepRun, deps: AttemptDeps, tokens: number): void {
+function emitNear(run: StepRun, tokens: number): void {
   const policy = run.handoff?.policy;
   if (policy === undefined) return;
   run.emit({
     kind: 'handoff',
     phase: 'near',
-    text: uiText(
-      'ho.near',
-      {
-        ctx: Math.round(tokens / 1000),
-        win: Math.round(policy.window / 1000),
-        at: Math.round(policy.at / 1000),
-      },
-      deps.lang,
-    ),
     at: Date.now() / 1000,
     step: run.result.step,
     context: tokens,
@@ -281,7 +267,6 @@ function emitTrim(
   if (errors.length === 0 && Object.values(counts).every((value) => value === 0)) return;
   run.emit({
     kind: 'trim',
-    text: trimReport(report, deps.lang),
     at: Date.now() / 1000,
     step: run.result.step,
     sessionId,
@@ -298,8 +283,8 @@ function checkModel(run: StepRun, deps: AttemptDeps, served: string | null): voi
   run.emit({
     kind: 'warning',
     code: 'model_mismatch',
-    text: uiText('rt.modelMismatch', { want: deps.wantedModel, served }, deps.lang),
     detail: `want ${deps.wantedModel}, served ${served}`,
+    model: { wanted: deps.wantedModel, served },
     at: Date.now() / 1000,
     step: run.result.step,
   });

@@ -8,28 +8,17 @@
  * @module
  */
 import type { Env } from '../config/process-environment.js';
-import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
 import type { ErrorKind } from '../events/flower-event.js';
 import { runAttempt, type AttemptPlan } from './attempt.js';
 import { attemptBudget, type BudgetCaps, type BudgetScope } from './budget.js';
 import { interruptPrompt } from './interrupt-note.js';
-import {
-  gaveUpText,
-  waitCheckText,
-  waitNoticeText,
-  type Resilience,
-  type WaitCheck,
-  type WaitNotice,
-} from './resilience.js';
+import type { Resilience, WaitCheck, WaitNotice } from './resilience.js';
 import { handOff, type HandoffDeps } from './handoff-turn.js';
 import type { IndexRelay } from './index-relay.js';
 import { isOverflow } from './overflow.js';
 import { rememberOverflow } from './window-calibration.js';
-import { errorOutcome, recordOutcome } from './step-outcome.js';
+import { diagnosedOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
-
-/** How much of an error the retry line shows. */
-const RETRY_REASON_CHARS = 100;
 
 /** Where the step starts. */
 export interface LoopStart {
@@ -46,7 +35,6 @@ export interface LoopStart {
 export interface LoopDeps extends HandoffDeps {
   resilience: Resilience;
   caps: BudgetCaps;
-  lang: Lang;
   /**
    * Puts the workbench index in front of the prompts that should carry it (decisions.md D20); null = none.
    */
@@ -64,7 +52,7 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
   let attempt = 0;
   for (;;) {
     if (run.aborted) {
-      recordOutcome(result, { kind: 'killed' });
+      run.record({ kind: 'killed' });
       return;
     }
     attempt++;
@@ -74,7 +62,7 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       runUsd: deps.runSpentBefore + result.costUsd,
     });
     if (budget.kind === 'exhausted') {
-      stopForBudget(run, deps, budget.scope, budget.capUsd, budget.spentUsd);
+      stopForBudget(run, budget.scope, budget.capUsd, budget.spentUsd);
       return;
     }
     const errorsBefore = result.errors.length;
@@ -95,13 +83,13 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       if (run.aborted) continue;
       run.emit({
         kind: 'retry',
-        text: uiText(words.trim() === '' ? 'int.resume' : 'int.resumeSaid', {}, deps.lang),
         at: Date.now() / 1000,
         step: run.result.step,
         attempt,
         cause: 'interrupt',
         errorKind: null,
         delayS: 0,
+        withMessage: words.trim() !== '',
       });
       plan = { ...plan, prompt: interruptPrompt(words), resume: result.sessionId, fork: false };
       result.resumed = true;
@@ -116,10 +104,7 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
     // Too long before the session said anything: the input itself does not fit (Claude Code refuses such a
     // first message locally). No handoff can help (there is nothing to hand over) and no retry either.
     if (tooLong && plan.resume === null && result.context === 0) {
-      recordOutcome(
-        result,
-        errorOutcome(uiText('rt.promptTooLong', { e: (result.error ?? '').slice(0, 200) }, deps.lang)),
-      );
+      run.record(diagnosedOutcome({ kind: 'prompt-too-long', refusal: result.error ?? '' }));
       return;
     }
     const overflowed = run.handoff !== null && run.handoff.policy.enabled && tooLong;
@@ -130,7 +115,7 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
         forced: overflowed ? `context overflow: ${result.error ?? ''}` : null,
       });
       if (handoff.kind === 'stop') {
-        recordOutcome(result, errorOutcome(handoff.error));
+        run.record(handoff.outcome);
         return;
       }
       plan = { ...plan, prompt: handoff.prompt, resume: null, fork: false, verbatim: true, indexLast: true };
@@ -145,7 +130,7 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
         const { scope } = outcome;
         const capUsd = (scope === 'run' ? deps.caps.runCapUsd : deps.caps.stepCapUsd) ?? 0;
         const spentUsd = scope === 'run' ? deps.runSpentBefore + result.costUsd : result.costUsd;
-        emitBudget(run, deps, scope, capUsd, spentUsd);
+        emitBudget(run, scope, capUsd, spentUsd);
         return;
       }
       case 'stalled':
@@ -163,38 +148,27 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
     const error = result.error ?? '';
     if (!resilience.enabled || attempt >= resilience.maxAttempts || !resilience.shouldRetry(kind)) return;
     const delayS = resilience.delayFor(attempt);
-    const vars = {
-      n: attempt,
-      kind,
-      why: firstWords(error),
-      next: attempt + 1,
-      max: resilience.maxAttempts,
-      delay: humanDuration(delayS, deps.lang),
-    };
     run.emit({
       kind: 'retry',
-      text: uiText('rt.retry', vars, deps.lang),
       at: Date.now() / 1000,
       step: run.result.step,
       attempt,
       cause,
       errorKind: kind,
       delayS,
+      reason: error,
+      maxAttempts: resilience.maxAttempts,
     });
     const neverReached = !resilience.reached;
-    const online = await resilience.waitOnline((notice) => emitWait(run, deps, notice), {
+    const online = await resilience.waitOnline((notice) => emitWait(run, notice), {
       signal,
       neverReached,
-      onCheck: (check) => emitWaiting(run, deps, check),
+      onCheck: (check) => emitWaiting(run, check),
     });
     if (!online) {
       if (run.aborted) continue;
       const limit = resilience.offlineLimit(neverReached);
-      recordOutcome(result, {
-        kind: 'error',
-        errorKind: kind,
-        message: `${error} | ${gaveUpText(limit, deps.lang, neverReached)}`,
-      });
+      run.record(diagnosedOutcome({ kind: 'offline', error, waitS: limit, neverReached }, kind));
       return;
     }
     if (!(await resilience.sleep(delayS, signal))) continue;
@@ -216,31 +190,14 @@ function rememberSafely(run: StepRun, env: Env): void {
 }
 
 /** The step ends before spending: a cap is used up. */
-function stopForBudget(
-  run: StepRun,
-  deps: LoopDeps,
-  scope: BudgetScope,
-  capUsd: number,
-  spentUsd: number,
-): void {
-  recordOutcome(run.result, { kind: 'budget', scope });
-  emitBudget(run, deps, scope, capUsd, spentUsd);
+function stopForBudget(run: StepRun, scope: BudgetScope, capUsd: number, spentUsd: number): void {
+  run.record({ kind: 'budget', scope });
+  emitBudget(run, scope, capUsd, spentUsd);
 }
 
-function emitBudget(
-  run: StepRun,
-  deps: LoopDeps,
-  scope: BudgetScope,
-  capUsd: number,
-  spentUsd: number,
-): void {
+function emitBudget(run: StepRun, scope: BudgetScope, capUsd: number, spentUsd: number): void {
   run.emit({
     kind: 'budget',
-    text: uiText(
-      scope === 'run' ? 'rt.budget.run' : 'rt.budget.step',
-      { cap: capUsd.toFixed(2), spent: spentUsd.toFixed(4) },
-      deps.lang,
-    ),
     at: Date.now() / 1000,
     step: run.result.step,
     scope,
@@ -249,17 +206,10 @@ function emitBudget(
   });
 }
 
-/** The error's first line, short enough for the one retry line (the whole text is in the manifest). */
-function firstWords(error: string): string {
-  const line = error.trim().split(/\r?\n/, 1)[0] ?? '';
-  return line.length > RETRY_REASON_CHARS ? `${line.slice(0, RETRY_REASON_CHARS - 1)}…` : line;
-}
-
 /** The countdown line of a wait, after each failed probe. */
-function emitWaiting(run: StepRun, deps: LoopDeps, check: WaitCheck): void {
+function emitWaiting(run: StepRun, check: WaitCheck): void {
   run.emit({
     kind: 'waiting',
-    text: waitCheckText(check, deps.lang),
     at: Date.now() / 1000,
     step: run.result.step,
     host: check.host,
@@ -269,23 +219,21 @@ function emitWaiting(run: StepRun, deps: LoopDeps, check: WaitCheck): void {
   });
 }
 
-function emitWait(run: StepRun, deps: LoopDeps, notice: WaitNotice): void {
-  const text = waitNoticeText(notice, deps.lang);
+function emitWait(run: StepRun, notice: WaitNotice): void {
   const at = Date.now() / 1000;
   if (notice.state === 'unreachable') {
     run.emit({
       kind: 'wait',
-      text,
       at,
       step: run.result.step,
       host: notice.host,
       port: notice.port,
       maxWaitS: notice.maxWaitS,
+      neverReached: notice.neverReached === true,
     });
   } else {
     run.emit({
       kind: 'recovered',
-      text,
       at,
       step: run.result.step,
       host: notice.host,

@@ -1,39 +1,14 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { sdk, SdkLikeBackend, type LikeStep } from '../../test/support/sdk-like-backend.js';
-import { agentSpec } from '../agent/agent-spec.js';
+import { writeFileSync } from 'node:fs';
+import { describe, expect, test, vi } from 'vitest';
+import { listPrice, pricedRuntimes, PRICED_SPEC } from '../../test/support/priced-runtimes.js';
+import { sdk } from '../../test/support/sdk-like-backend.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { readManifest, type ManifestRow } from './manifest.js';
-import { Runtime } from './runtime.js';
 import { COST_WRITE_INTERVAL_MS } from './step-run.js';
 
-const config = {
-  env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_MODEL: 'claude-opus-5-5' },
-};
-const spec = agentSpec({ name: 'worker', instructions: '' });
-const price = (input: number, output = 0): number => (input * 4 + output * 20) / 1e6;
-
-let dir: string;
-let runtimes: Runtime[] = [];
-
-beforeEach(() => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), 'flower-records-')));
-});
-
-afterEach(() => {
-  for (const runtime of runtimes) runtime.close();
-  runtimes = [];
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function runtimeWith(steps: LikeStep[]): { runtime: Runtime; backend: SdkLikeBackend } {
-  const backend = new SdkLikeBackend(steps);
-  const runtime = new Runtime({ workspace: join(dir, 'ws'), config, backend, resilience: false });
-  runtimes.push(runtime);
-  return { runtime, backend };
-}
+const spec = PRICED_SPEC;
+const price = listPrice;
+const runtimeWith = pricedRuntimes('flower-records-');
 
 describe('Runtime manifest rows while a step runs', () => {
   test('writes the row as soon as the session is known and prices each stored response', async () => {

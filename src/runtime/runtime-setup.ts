@@ -1,7 +1,7 @@
 /**
- * What a {@link Runtime} derives from its options and a step's spec: the resilience it runs with, the SDK
- * options of one attempt (permission gate, compact policy, budget left, store, resume arguments), and the
- * model the configuration asks for.
+ * What a {@link Runtime} derives from its options and a step's spec: the resilience, workbench and handoff
+ * policy it runs with, the SDK options of one attempt (permission gate, compact policy, budget left, store,
+ * resume arguments), and the model the configuration asks for.
  *
  * @module
  */
@@ -10,8 +10,6 @@ import { buildOptions } from '../agent/build-options.js';
 import type { Options, SessionStore } from '../agent/claude-sdk.js';
 import { CompactPolicy } from '../agent/compact-policy.js';
 import type { Env } from '../config/process-environment.js';
-import { uiText, type Lang } from '../config/ui-text.js';
-import type { EventSink } from '../events/flower-event.js';
 import { agentInputGuard, isolatedRoles } from '../guards/agent-input-guard.js';
 import { delegateGuard } from '../guards/delegate-guard.js';
 import { mergeHooks, toHooks, type HooksConfig } from '../guards/hooks.js';
@@ -20,8 +18,11 @@ import { spillsWrittenHooks } from '../guards/spills-written-hook.js';
 import { whitelistGuard } from '../guards/whitelist-guard.js';
 import { workbenchHooks } from '../guards/workbench-hooks.js';
 import { worktreeWriteGuard } from '../guards/worktree-write-guard.js';
-import type { Workbench } from '../workbench/workbench.js';
+import { benchFor } from '../workbench/bench-for.js';
+import { Workbench } from '../workbench/workbench.js';
 import type { AttemptPlan } from './attempt.js';
+import type { Emitted } from './describe-event.js';
+import { HandoffPolicy } from './handoff-policy.js';
 import { Resilience } from './resilience.js';
 import { sessionSandbox } from './session-sandbox.js';
 import type { ResilienceSettings } from './resilience-settings.js';
@@ -38,8 +39,6 @@ export interface AttemptContext {
   workbench: Workbench | null;
   /** Results of this many characters or more are spilled to the workbench; null = never. */
   spillThreshold: number | null;
-  /** Language of warning texts. */
-  lang: Lang;
   /** False: the agent's Bash runs outside Claude Code's sandbox (`FLOWER_SANDBOX=off`). */
   sandbox?: boolean;
   /** Where the gate journals each call before it may run (so a resume can show calls a kill lost), or null. */
@@ -69,20 +68,36 @@ export function resilienceFrom(
   return new Resilience(settings, { env: config.env });
 }
 
+/** `true` → the workbench `-W` means (`<runDir>/workbench`); an instance as is; false or absent → none. */
+export function workbenchFrom(
+  value: Workbench | boolean | undefined,
+  workspace: string,
+  runDir: string,
+): Workbench | null {
+  if (value instanceof Workbench) return value;
+  return value === true ? benchFor(workspace, { runDir }) : null;
+}
+
+/** An instance as is; `false` → off; `true` or absent → the default policy for this configuration's window. */
+export function handoffFrom(value: HandoffPolicy | boolean | undefined, env: Env): HandoffPolicy {
+  if (value instanceof HandoffPolicy) return value;
+  return new HandoffPolicy({ enabled: value !== false, env });
+}
+
 /**
  * SDK options for one attempt of `spec`: the permission gate as hooks (decisions.md D7) — the main-thread
  * whitelist for an ordinary agent, the delegate wall for a coordinator (installed whether or not there is a
  * workbench, decisions.md D105) — the Agent input rewrite (foreground by default, decisions.md D8; worktrees
  * for isolated roles), the workbench's index and spill hooks, auto-compact off with handoff
  * (decisions.md D6), what is left of the budget as `maxBudgetUsd`, the observed store with eager flush.
- * `onEvent` receives spill and warning events, made for `step`.
+ * `onEvent` receives spill and warning events, made for `step` (the warnings as notices to describe).
  */
 export function attemptOptions(
   context: AttemptContext,
   spec: AgentSpec,
   plan: AttemptPlan,
   sessionStore: SessionStore,
-  onEvent: EventSink | null = null,
+  onEvent: ((event: Emitted) => void) | null = null,
   step: string | null = null,
 ): Options {
   // Claude Code runs no tool before every PreToolUse hook has answered, so the journal's place in the list
@@ -109,19 +124,7 @@ export function attemptOptions(
     // An outside workbench must be authorised, or writes to it are refused (measured in the reference).
     addDirectories: workbench !== null && workbench.external ? [workbench.root] : [],
     sandbox: sessionSandbox(context, spec),
-    onWarning: (code, detail) =>
-      onEvent?.({
-        kind: 'warning',
-        code,
-        detail,
-        text: uiText(
-          code === 'owned_env_ignored' ? 'warn.ownedEnv' : 'warn.resumeArgs',
-          { keys: detail },
-          context.lang,
-        ),
-        at: Date.now() / 1000,
-        step,
-      }),
+    onWarning: (code, detail) => onEvent?.({ kind: 'warning', code, detail, at: Date.now() / 1000, step }),
   });
 }
 
@@ -129,7 +132,7 @@ export function attemptOptions(
 function gateHooks(
   context: AttemptContext,
   spec: AgentSpec,
-  onEvent: EventSink | null,
+  onEvent: ((event: Emitted) => void) | null,
   step: string | null,
 ): HooksConfig {
   const allowed = [...spec.allowedTools, ...wholeServers(spec)];

@@ -27,7 +27,6 @@ import { TrimmingSessionStore } from '../session/trimming-session-store.js';
 import type { RunOptions, RuntimeOptions } from './runtime-options.js';
 import { prepareDirectory } from './prepare-directory.js';
 import { createRunDirectory } from './run-directory.js';
-import { fitPrompt } from './oversized-prompt.js';
 import { completeAbandonedRows } from './abandoned-rows.js';
 import { STALL_PREFIX } from './classify-error.js';
 import { eventStream } from './event-stream.js';
@@ -35,24 +34,20 @@ import { INTERRUPT_NOTE } from './interrupt-note.js';
 import { MANIFEST_FILE, writeManifest } from './manifest.js';
 import type { Resilience } from './resilience.js';
 import { runLoop } from './run-loop.js';
-import { attemptOptions, resilienceFrom, wantedModel, type AttemptContext } from './runtime-setup.js';
+import { handoffFrom, resilienceFrom, workbenchFrom, type AttemptContext } from './runtime-setup.js';
 import { newRunId } from './run-id.js';
 import { sessionEntries } from './session-entries.js';
-import { errorOutcome, HANDOFF_DUE, INTERRUPTED, KILLED, recordOutcome } from './step-outcome.js';
+import { errorOutcome, HANDOFF_DUE, INTERRUPTED, KILLED } from './step-outcome.js';
 import { StepRun } from './step-run.js';
 import type { StepResult } from './step-result.js';
 import { isolatedRoles } from '../guards/agent-input-guard.js';
-import { benchFor } from '../workbench/bench-for.js';
 import { excludeWorktrees } from '../workbench/exclude-worktrees.js';
 import { isGitWorkTree } from '../workbench/git-work-tree.js';
-import { Workbench } from '../workbench/workbench.js';
-import { ContextWatermark } from './context-watermark.js';
-import { HandoffPolicy } from './handoff-policy.js';
-import { IndexRelay } from './index-relay.js';
-import { tiedSpawn } from '../agent/tied-spawn.js';
-import type { Options } from '../agent/claude-sdk.js';
-import { OWN_TOKEN, RunProcesses } from './run-processes.js';
+import type { Workbench } from '../workbench/workbench.js';
+import type { HandoffPolicy } from './handoff-policy.js';
+import { RunProcesses } from './run-processes.js';
 import { unsandboxedWarning } from './session-sandbox.js';
+import { loopDeps, loopStart, startStep, tieAbort, type RunWiring } from './step-wiring.js';
 
 export type { RunOptions, RuntimeOptions } from './runtime-options.js';
 
@@ -194,78 +189,27 @@ export class Runtime {
     }
     this.#prepareIsolation(spec);
     this.#claimResume(options.resume ?? null);
-    // Read when called, not now: a caller may still set the runtime's fields while the step runs.
-    const onSession = (): ((sessionId: string) => void) | null =>
-      options.onSession === undefined ? this.onSession : options.onSession;
-    const onHandoff = (): ((step: string, path: string, sha256: string) => void) | null =>
-      options.onHandoff === undefined ? this.onHandoff : options.onHandoff;
-    const step = new StepRun(options.stepName ?? spec.name, options.onEvent ?? null, {
-      onSession: (sessionId) => {
-        this.#processes.claimSession(sessionId);
-        onSession()?.(sessionId);
-      },
-      onHandoff: (stepName, path, sha256) => onHandoff()?.(stepName, path, sha256),
-      persist: () => this.#persist(step),
-      uiErrors: this.uiErrors,
-    });
-    const onAbort = (): void => step.controller.abort(options.signal?.reason);
-    if (options.signal?.aborted === true) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (this.handoff.enabled) step.handoff = new ContextWatermark(this.handoff, { lang: this.#lang });
+    const wiring = this.#wiring();
+    const step = startStep(spec, options, wiring);
+    const untieAbort = tieAbort(step, options.signal);
     this.#current = step;
     if (!this.#sandboxChecked) {
       this.#sandboxChecked = true;
-      const warning = unsandboxedWarning(this.#env, this.#lang, this.#sandbox, step.result.step);
+      const warning = unsandboxedWarning(this.#env, this.#sandbox, step.result.step);
       if (warning !== null) step.emit(warning);
     }
     try {
       if (options.resume) await this.#completeAbandoned(options.resume);
       await runLoop(
         step,
-        {
-          // Too long for one message: saved to a file and replaced by a pointer, never dropped.
-          prompt: fitPrompt(prompt, {
-            folder: this.workbench?.notes ?? join(this.runDir, 'prompts'),
-            name: step.result.step,
-          }),
-          resume: options.resume ?? null,
-          fork: options.fork ?? false,
-          resumeAt: options.resumeAt ?? null,
-          verbatim: options.verbatim ?? false,
-        },
-        {
-          backend: this.#backend,
-          store: this.store,
-          stallTimeoutS: this.resilience.stallTimeoutS,
-          lang: this.#lang,
-          wantedModel: wantedModel(spec, this.#env),
-          runSpentBefore: this.#spent(),
-          options: (plan, sessionStore) =>
-            this.#tie(
-              attemptOptions(
-                this.#attemptContext(),
-                spec,
-                plan,
-                sessionStore,
-                (event) => step.emit(event),
-                step.result.step,
-              ),
-            ),
-          relay:
-            this.workbench !== null && spec.workbench
-              ? new IndexRelay(this.workbench, this.#indexSent)
-              : null,
-          workbench: this.workbench,
-          env: this.#env,
-          resilience: this.resilience,
-          caps: { stepCapUsd: spec.maxBudgetUsd, runCapUsd: this.budgetUsd },
-        },
+        loopStart(prompt, step, options, wiring),
+        loopDeps(spec, step, wiring, this.#spent()),
       );
     } catch (error) {
       // runLoop never throws by design; if it does, the step still ends with a row, not a crash.
-      recordOutcome(step.result, errorOutcome(errorText(error)));
+      step.record(errorOutcome(errorText(error)));
     } finally {
-      options.signal?.removeEventListener('abort', onAbort);
+      untieAbort();
       step.interrupt = null;
       if (this.#current === step) {
         step.result.endedAt = Date.now() / 1000;
@@ -314,7 +258,7 @@ export class Runtime {
         step.result.endedAt = Date.now() / 1000;
         // A failure already recorded (an attempt waiting for its retry) stays the reason; otherwise it was killed.
         const { kind } = step.result.outcome;
-        if (kind === 'unfinished' || kind === 'ok') recordOutcome(step.result, { kind: 'killed' });
+        if (kind === 'unfinished' || kind === 'ok') step.record({ kind: 'killed' });
         step.result.costUsd = step.ledger.usd;
         this.results.push(step.result);
         step.controller.abort();
@@ -377,16 +321,6 @@ export class Runtime {
     }
   }
 
-  /** Every child this runtime starts is tied to this process and recorded (see `tiedSpawn`). */
-  #tie(options: Options): Options {
-    options.spawnClaudeCodeProcess = tiedSpawn({
-      token: OWN_TOKEN,
-      onSpawn: (pid) => this.#processes.addChild(pid),
-      onExit: (pid) => this.#processes.removeChild(pid),
-    });
-    return options;
-  }
-
   #spent(): number {
     return this.results.reduce((sum, result) => sum + result.costUsd, 0);
   }
@@ -416,7 +350,6 @@ export class Runtime {
       resilience: this.resilience,
       workbench: this.workbench,
       spillThreshold: this.spillThreshold,
-      lang: this.#lang,
       sandbox: this.#sandbox,
       journal: this.store instanceof PruningSessionStore ? this.store.toolJournal : null,
       spillsWritten:
@@ -429,6 +362,28 @@ export class Runtime {
     this.#persist(null);
   }
 
+  /** What this runtime lends a run (step-wiring.ts). */
+  #wiring(): RunWiring {
+    return {
+      runDir: this.runDir,
+      env: this.#env,
+      lang: this.#lang,
+      backend: this.#backend,
+      store: this.store,
+      resilience: this.resilience,
+      handoff: this.handoff,
+      workbench: this.workbench,
+      indexSent: this.#indexSent,
+      processes: this.#processes,
+      uiErrors: this.uiErrors,
+      budgetUsd: this.budgetUsd,
+      attemptContext: () => this.#attemptContext(),
+      onSession: () => this.onSession,
+      onHandoff: () => this.onHandoff,
+      persist: (step) => this.#persist(step),
+    };
+  }
+
   #persist(inFlight: StepRun | null): void {
     const rows =
       inFlight === null || this.#current !== inFlight ? this.results : [...this.results, inFlight.result];
@@ -439,20 +394,4 @@ export class Runtime {
       this.uiErrors.push(`manifest: ${errorText(error)}`);
     }
   }
-}
-
-/** `true` → the workbench `-W` means (`<runDir>/workbench`); an instance as is; false or absent → none. */
-function workbenchFrom(
-  value: Workbench | boolean | undefined,
-  workspace: string,
-  runDir: string,
-): Workbench | null {
-  if (value instanceof Workbench) return value;
-  return value === true ? benchFor(workspace, { runDir }) : null;
-}
-
-/** An instance as is; `false` → off; `true` or absent → the default policy for this configuration's window. */
-function handoffFrom(value: HandoffPolicy | boolean | undefined, env: FlowerConfig['env']): HandoffPolicy {
-  if (value instanceof HandoffPolicy) return value;
-  return new HandoffPolicy({ enabled: value !== false, env });
 }

@@ -1,8 +1,26 @@
 import { describe, expect, test } from 'vitest';
 import { manifestRow } from './manifest.js';
 import { Runtime } from './runtime.js';
-import { errorOutcome, outcomeError, recordOutcome, type StepOutcome } from './step-outcome.js';
+import { uiText } from '../config/ui-text.js';
+import type { HandoffStop } from './context-watermark.js';
+import { gaveUpText } from './resilience.js';
+import {
+  diagnosedOutcome,
+  errorOutcome,
+  outcomeError,
+  recordOutcome,
+  type StepOutcome,
+} from './step-outcome.js';
 import { newStepResult } from './step-result.js';
+
+const HANDOFF_STOP: HandoffStop = {
+  verdict: 'stop',
+  reason: 'runaway',
+  count: 8,
+  window: 200_000,
+  threshold: 150_000,
+  room: 50_000,
+};
 
 // Keyed by kind, so a new variant does not compile until its string is pinned here. These are the strings
 // manifests on disk already hold: they must never change.
@@ -28,6 +46,27 @@ const PINNED: Record<StepOutcome['kind'], ReadonlyArray<[StepOutcome, string | n
     [
       { kind: 'error', errorKind: 'unknown', message: 'no result from the agent' },
       'no result from the agent',
+    ],
+    [
+      diagnosedOutcome({ kind: 'prompt-too-long', refusal: 'Prompt is too long' }),
+      'The first message is too long for the model (Prompt is too long); nothing was handed over or retried. Shorten the input, or put the long part in a file and point to it.',
+    ],
+    [
+      diagnosedOutcome({
+        kind: 'offline',
+        error: 'api_error: fetch failed',
+        waitS: 3600,
+        neverReached: false,
+      }),
+      'api_error: fetch failed | network not back within 60 min',
+    ],
+    [
+      diagnosedOutcome({ kind: 'offline', error: 'x', waitS: 60, neverReached: true }),
+      'x | the API endpoint was never reachable; stopped after 1 min',
+    ],
+    [
+      diagnosedOutcome({ kind: 'handoff-stopped', stop: HANDOFF_STOP }),
+      'Stopped after 8 handoffs in one step (window 200,000 tokens, handoff at 150,000): each new session fills up again at once, so handoffs would never end. The threshold is probably below what a fresh session needs to start; check that --window, FLOWER_WINDOW or the value learned in .windows is the real window, or use a smaller headroom.',
     ],
   ],
 };
@@ -83,5 +122,41 @@ describe('errorOutcome', () => {
     expect(errorOutcome('error_during_execution: no conversation found with session id x').errorKind).toBe(
       'fatal',
     );
+  });
+});
+
+describe('diagnosedOutcome', () => {
+  test('keeps the figures and the English line, and words the stored error in the language asked for', () => {
+    const outcome = diagnosedOutcome({
+      kind: 'offline',
+      error: 'api_error: fetch failed',
+      waitS: 60,
+      neverReached: false,
+    });
+    expect(outcome.message).toBe(`api_error: fetch failed | ${gaveUpText(60)}`);
+    expect(outcomeError(outcome, 'zh')).toBe(`api_error: fetch failed | ${gaveUpText(60, 'zh')}`);
+    const stopped = diagnosedOutcome({
+      kind: 'handoff-stopped',
+      stop: { ...HANDOFF_STOP, reason: 'degraded', count: 2 },
+    });
+    const result = newStepResult('work', 1);
+    recordOutcome(result, stopped, 'zh');
+    expect(result.error).toBe(
+      uiText('ho.stop.degraded', { n: 2, win: '200,000', at: '150,000', room: '50,000' }, 'zh'),
+    );
+    expect(result.error).not.toBe(stopped.message);
+  });
+
+  test('classifies the English line as errorOutcome would, unless the caller knows the kind', () => {
+    const cause = {
+      kind: 'offline',
+      error: 'api_error: fetch failed',
+      waitS: 60,
+      neverReached: false,
+    } as const;
+    expect(diagnosedOutcome(cause).errorKind).toBe(
+      errorOutcome(outcomeError(diagnosedOutcome(cause)) ?? '').errorKind,
+    );
+    expect(diagnosedOutcome(cause, 'fatal').errorKind).toBe('fatal');
   });
 });

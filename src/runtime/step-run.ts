@@ -6,9 +6,12 @@
  *
  * @module
  */
-import type { EventSink, FlowerEvent } from '../events/flower-event.js';
+import type { Lang } from '../config/ui-text.js';
+import type { EventSink } from '../events/flower-event.js';
 import type { ContextWatermark } from './context-watermark.js';
 import { CostLedger } from './cost-ledger.js';
+import { describeEvent, isNotice, type Emitted } from './describe-event.js';
+import { recordOutcome, type StepOutcome } from './step-outcome.js';
 import { newStepResult, type StepResult } from './step-result.js';
 import { errorText } from '../internal/error-text.js';
 
@@ -27,6 +30,11 @@ export interface StepRunHooks {
   persist(): void;
   /** Failures of sinks and callbacks, recorded and never fatal. */
   uiErrors: string[];
+  /**
+   * The language of what leaves the step in words: its notices' display lines and its diagnosed errors
+   * (`'en'` by default). The attempt loop itself deals in figures only.
+   */
+  lang?: Lang;
 }
 
 /**
@@ -73,15 +81,21 @@ export class StepRun {
 
   /**
    * Sends `event`, made complete by its maker (its `step` included), to the caller's sink unchanged: a sink
-   * may keep it, so nothing here or later writes to it. A throwing sink is recorded, never fatal.
+   * may keep it, so nothing here or later writes to it. A runtime notice is first given its display line
+   * ({@link describeEvent}), as a new event. A throwing sink is recorded, never fatal.
    */
-  emit(event: FlowerEvent): void {
+  emit(event: Emitted): void {
     if (this.#sink === null || this.#muted) return;
     try {
-      this.#sink(event);
+      this.#sink(isNotice(event) ? describeEvent(event, this.#hooks.lang ?? 'en') : event);
     } catch (error) {
       this.#hooks.uiErrors.push(`event sink: ${errorText(error)}`);
     }
+  }
+
+  /** Records how the step (or its current attempt) ended, its `error` worded in the step's language. */
+  record(outcome: StepOutcome): void {
+    recordOutcome(this.result, outcome, this.#hooks.lang ?? 'en');
   }
 
   /** Runs `work` with events held back (the handoff writing turn is not streamed to the UI). */

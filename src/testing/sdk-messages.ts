@@ -150,6 +150,10 @@ export interface SdkResultOptions extends SdkMessageOptions {
    * A failed call that still ends in `subtype: 'success'`, as the SDK reports an API error; false by default.
    */
   isError?: boolean;
+  /** Why the turn ended, as the CLI names it (`api_error` for a failed API call); absent by default. */
+  terminalReason?: SdkSuccessResult['terminal_reason'];
+  /** The HTTP status of the failed API call that ended the turn; absent by default. */
+  apiErrorStatus?: number | null;
 }
 
 /** A `result` whose subtype is `success` (which an API error also has, with `is_error` set). */
@@ -170,6 +174,8 @@ export function sdkResult(options: SdkResultOptions = {}): SdkSuccessResult {
     usage: emptyUsage(),
     modelUsage: {},
     permission_denials: [],
+    ...(options.terminalReason === undefined ? {} : { terminal_reason: options.terminalReason }),
+    ...(options.apiErrorStatus === undefined ? {} : { api_error_status: options.apiErrorStatus }),
     uuid: options.uuid ?? testUuid(),
     session_id: options.sessionId ?? 'session-1',
   };

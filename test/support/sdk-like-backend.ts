@@ -7,9 +7,16 @@
  * @module
  */
 import type { AgentBackend, AgentMessage, AgentQuery, AgentRequest } from '../../src/agent/agent-backend.js';
-import { AbortError, type SDKAssistantMessage } from '../../src/agent/claude-sdk.js';
+import { AbortError, type SDKAssistantMessage, type SDKResultMessage } from '../../src/agent/claude-sdk.js';
 import { projectKey } from '../../src/agent/project-key.js';
-import { sdkAssistant, sdkAssistantText, sdkInit } from '../../src/testing/sdk-messages.js';
+import {
+  sdkAssistant,
+  sdkAssistantText,
+  sdkErrorResult,
+  sdkInit,
+  sdkResult,
+  type SdkSuccessResult,
+} from '../../src/testing/sdk-messages.js';
 
 /** One scripted query: messages (and optionally a hang after them), or an error thrown at once. */
 export type LikeStep = AgentMessage[] | Error | { messages: AgentMessage[]; hang: true };
@@ -45,12 +52,11 @@ export class SdkLikeBackend implements AgentBackend {
         await new Promise((resolve) => setImmediate(resolve));
         if (closed) return;
         if (signal.aborted) throw new AbortError('Claude Code process aborted by user');
-        const sessionId = (message as { session_id?: string }).session_id;
-        if (store && message.type === 'assistant' && sessionId) {
-          await store.append({ projectKey: key, sessionId }, [
+        if (store && message.type === 'assistant' && message.session_id) {
+          await store.append({ projectKey: key, sessionId: message.session_id }, [
             {
               type: 'assistant',
-              uuid: `${(message as { uuid?: string }).uuid ?? 'u'}-${Math.random()}`,
+              uuid: `${message.uuid}-${Math.random()}`,
               timestamp: new Date().toISOString(),
               message: message.message,
             },
@@ -82,9 +88,24 @@ export class SdkLikeBackend implements AgentBackend {
 type TextBlock = { type: 'text'; text: string };
 
 /**
- * SDK messages for tests, built with the typed builders of `src/testing/sdk-messages.ts`. `result` still
- * spreads loose fields over a literal: its callers pass error subtypes and SDK field names freely.
+ * The fields of a scripted `result`, under the SDK's own names. With `subtype` or `errors` it is an error
+ * result (`sdkErrorResult`); otherwise a `success`, which a failed API call also is (`is_error`).
  */
+export interface LikeResult {
+  session_id?: string;
+  /** `0.5` by default. */
+  total_cost_usd?: number;
+  /** `1` by default. */
+  num_turns?: number;
+  is_error?: boolean;
+  result?: string;
+  terminal_reason?: SdkSuccessResult['terminal_reason'];
+  api_error_status?: number | null;
+  subtype?: Extract<SDKResultMessage, { errors: string[] }>['subtype'];
+  errors?: string[];
+}
+
+/** SDK messages for tests, built with the typed builders of `src/testing/sdk-messages.ts`. */
 export const sdk = {
   init(sessionId = 'sess-1'): AgentMessage {
     return sdkInit({ sessionId });
@@ -114,18 +135,25 @@ export const sdk = {
   ): AgentMessage {
     return sdkAssistantText(text, { sessionId, id: 'm_err', model: '<synthetic>', error: kind });
   },
-  result(extra: Record<string, unknown> = {}): AgentMessage {
-    return {
-      type: 'result',
-      subtype: 'success',
-      is_error: false,
-      num_turns: 1,
-      total_cost_usd: 0.5,
-      result: 'ok',
-      session_id: 'sess-1',
-      uuid: 'ur',
-      ...extra,
-    } as unknown as AgentMessage;
+  result(fields: LikeResult = {}): AgentMessage {
+    const common = {
+      sessionId: fields.session_id ?? 'sess-1',
+      costUsd: fields.total_cost_usd ?? 0.5,
+      numTurns: fields.num_turns ?? 1,
+    };
+    if (fields.subtype !== undefined || fields.errors !== undefined) {
+      return sdkErrorResult(fields.errors ?? [], {
+        ...common,
+        ...(fields.subtype === undefined ? {} : { subtype: fields.subtype }),
+      });
+    }
+    return sdkResult({
+      ...common,
+      result: fields.result ?? 'ok',
+      isError: fields.is_error ?? false,
+      ...(fields.terminal_reason === undefined ? {} : { terminalReason: fields.terminal_reason }),
+      ...(fields.api_error_status === undefined ? {} : { apiErrorStatus: fields.api_error_status }),
+    });
   },
   apiFailure(text: string, sessionId = 'sess-1', status: number | null = null): AgentMessage[] {
     return [

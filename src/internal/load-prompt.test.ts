@@ -43,7 +43,7 @@ describe('loadPrompt', () => {
   });
 
   test('finds every rule text file, and none of them hard-codes the workbench location (decisions.md D113)', () => {
-    const folder = new URL('./prompts/', import.meta.url);
+    const folder = new URL('../roles/prompts/', import.meta.url);
     const files = readdirSync(folder).filter((name) => name.endsWith('.md'));
     expect(files.sort()).toEqual([
       'ask-declined.md',
@@ -60,10 +60,18 @@ describe('loadPrompt', () => {
       'coordinator-no-reading.md',
       'coordinator-reading.md',
       'coordinator.md',
+      'delegate-dispatch.md',
+      'delegate-glance-only.md',
+      'delegate-hands-on.md',
+      'delegate-unavailable.md',
       'inbox-empty.md',
       'inbox-tool.md',
       'judge.md',
       'oracle.md',
+      'starter-acceptance.md',
+      'starter-goal-rederived.md',
+      'starter-wake.md',
+      'starter-work.md',
       'worker.md',
     ]);
     for (const file of files) {

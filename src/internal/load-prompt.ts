@@ -1,8 +1,10 @@
 /**
- * Reads a role's rule text from `prompts/` beside this module and fills its `{{name}}` placeholders.
+ * Reads a text the model reads from `src/roles/prompts/` and fills its `{{name}}` placeholders: role rules,
+ * the `human` tools' texts, the starter's prompts, the coordinator wall's denials. It lives here, beneath
+ * every layer, because the guards that word those denials sit beneath `roles`; the texts stay in one folder.
  *
  * The texts live in Markdown files rather than string literals so that they read as prose and diff cleanly;
- * `scripts/copy-assets.mjs` copies them next to the compiled module, so the same relative lookup works from
+ * `scripts/copy-assets.mjs` copies them into `dist/roles/prompts/`, so the same relative lookup works from
  * `src/` under vitest and from `dist/` when installed. Placeholders carry what depends on the run, such as
  * the workbench paths (decisions.md D113: never a hard-coded `.flower/`).
  *
@@ -11,6 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+/** The folder of the texts, relative to this module in `src/` and in `dist/` alike. */
+const PROMPTS = '../roles/prompts/';
 const PROMPT_NAME = /^[a-z][a-z0-9-]*$/;
 const PLACEHOLDER = /\{\{\s*([A-Za-z][\w-]*)\s*\}\}/g;
 
@@ -53,13 +57,13 @@ function readPrompt(name: string): string {
   }
   const cached = cache.get(name);
   if (cached !== undefined) return cached;
-  const url = new URL(`./prompts/${name}.md`, import.meta.url);
+  const url = new URL(`${PROMPTS}${name}.md`, import.meta.url);
   let text: string;
   try {
     text = readFileSync(url, 'utf8');
   } catch (error) {
     throw new Error(
-      `Rule text prompts/${name}.md is missing beside ${fileURLToPath(new URL('.', import.meta.url))}.`,
+      `Rule text prompts/${name}.md is missing in ${fileURLToPath(new URL(PROMPTS, import.meta.url))}.`,
       {
         cause: error,
       },
