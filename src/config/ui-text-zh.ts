@@ -179,6 +179,9 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'status.live': '正在运行:pid {pid}{host},开始于 {since}',
   'status.liveLog': '正在运行:pid {pid} 正在写事件日志',
   'status.idle': '没有在运行 · 最后活动 {at}',
+  'status.parked':
+    '暂停中:步骤 {step} 用量已到上限 · {at} 恢复(还剩 {left});在这里再运行 flower 即可等到那时',
+  'status.parkedOver': '暂停中:步骤 {step} 的用量上限已在 {at} 重置;在这里再运行 flower 即可继续',
   'status.idleNever': '没有在运行',
   'status.brief': '需求已确认',
   'status.noBrief': '需求未确认',
@@ -217,6 +220,8 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'rt.promptTooLong':
     '第一条消息对模型来说太长了({e});没有交接,也没有重试。缩短输入,或者把长的部分放进文件再指给它。',
   'rt.budget.run': '这次运行的预算 ${cap} 用完了(本次已花 ${spent});到此为止。想继续,用更大的 -b 再运行一次',
+  'rt.parked': '用量已到上限 · {at} 恢复 · 还剩 {left} · 按 Ctrl-C 停止',
+  'rt.parkedResume': '用量上限已在 {at} 重置;接着原来的会话继续',
   'rt.modelMismatch': '要的模型是 {want},API 实际给的是 {served};它的上下文窗口可能和 flower 估计的不同',
   'time.seconds': '{n} 秒',
   'time.minutes': '{n} 分钟',

@@ -207,6 +207,9 @@ export const EN_CATALOG = {
   'status.live': 'live: pid {pid}{host}, since {since}',
   'status.liveLog': 'live: pid {pid} is writing its event log',
   'status.idle': 'not running · last activity {at}',
+  'status.parked':
+    'parked: usage limit of step {step} · resumes at {at} ({left} left); run flower here again to wait it out',
+  'status.parkedOver': 'parked: usage limit of step {step} reset at {at}; run flower here again to resume',
   'status.idleNever': 'not running',
   'status.brief': 'brief confirmed',
   'status.noBrief': 'no confirmed brief',
@@ -253,6 +256,8 @@ export const EN_CATALOG = {
     'The first message is too long for the model ({e}); nothing was handed over or retried. Shorten the input, or put the long part in a file and point to it.',
   'rt.budget.run':
     'Run budget ${cap} used up (${spent} spent in this run); stopped here. Run again with a larger -b to continue',
+  'rt.parked': 'usage limit · resumes at {at} · {left} left · Ctrl-C to stop',
+  'rt.parkedResume': 'usage limit reset at {at}; resuming the same session',
   'rt.modelMismatch':
     'Asked for model {want} but the API served {served}; its context window may differ from what flower assumes',
   'time.seconds': '{n} s',

@@ -23,6 +23,7 @@ import type { AttemptBudget } from './budget.js';
 import { savedCost } from './cost-ledger.js';
 import { observeStore } from './observed-store.js';
 import { StallWatchdog } from './stall-watchdog.js';
+import { usageLimitInText, usageLimitOf } from './usage-limit.js';
 import { errorOutcome, recordOutcome, type EndedOutcome, type StepOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
 
@@ -66,6 +67,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   let interrupted = false;
   let handoffDue = false;
   recordOutcome(result, { kind: 'unfinished' });
+  run.usageLimit = null;
 
   // The attempt's own controller: the watchdog aborts this query only; a run abort reaches it too.
   const controller = new AbortController();
@@ -168,6 +170,8 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         continue;
       }
       run.noteSession((message as { session_id?: unknown }).session_id);
+      // The limit's reset time comes only here (the error text that follows says it in words).
+      run.usageLimit = usageLimitOf(message) ?? run.usageLimit;
       // A due handoff breaks at a message boundary (docs/runtime.md): in-flight subagents are lost, which the
       // headroom below the window is sized to absorb.
       // A result ends the turn anyway: let it through rather than hand off a finished step.
@@ -215,6 +219,10 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     // A stall is a transient error that counts as an attempt and is kept in `errors` (decisions.md D30).
     recordOutcome(result, { kind: 'stalled', idleS: stalledFor });
     if (result.error !== null) result.errors.push(result.error);
+  }
+  if (run.usageLimit === null && !result.ok) {
+    const resetsAt = usageLimitInText(result.error);
+    if (resetsAt !== null) run.usageLimit = { resetsAt, limit: null };
   }
   const joined = texts.join('\n').trim();
   if (joined !== '') result.text = joined;

@@ -27,6 +27,8 @@ import { isOverflow } from './overflow.js';
 import { rememberOverflow } from './window-calibration.js';
 import { errorOutcome, recordOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
+import { clearParked, parkedText, readParked, writeParked } from './usage-limit.js';
+import { clockTime } from '../config/format-elapsed.js';
 
 /** How much of an error the retry line shows. */
 const RETRY_REASON_CHARS = 100;
@@ -53,6 +55,11 @@ export interface LoopDeps extends HandoffDeps {
   relay?: IndexRelay | null;
   /** For remembering a real overflow (the window self-calibration); null = do not remember. */
   env?: Env | null;
+  /**
+   * Where a usage-limit park is recorded (`<runDir>/parked.json`) and who records it; null = a usage limit
+   * is an ordinary error.
+   */
+  parking?: { runDir: string; runId: string } | null;
 }
 
 /** Runs the attempts of `run` until it is done; never throws. `run.result` holds the outcome. */
@@ -62,6 +69,17 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
   const signal = run.controller.signal;
   let plan: Omit<AttemptPlan, 'budget'> = { ...start };
   let attempt = 0;
+  // A run parked by an earlier process (killed or rebooted during the wait) waits for the same reset time.
+  const parked = deps.parking ? readParked(deps.parking.runDir) : null;
+  if (parked !== null && deps.parking) {
+    if (parked.resets_at > resilience.now()) {
+      const limit = { resetsAt: parked.resets_at, limit: parked.limit };
+      if (!(await park(run, deps, limit))) {
+        recordOutcome(result, { kind: 'killed' });
+        return;
+      }
+    } else clearParked(deps.parking.runDir);
+  }
   for (;;) {
     if (run.aborted) {
       recordOutcome(result, { kind: 'killed' });
@@ -160,6 +178,19 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       default:
         return outcome satisfies never;
     }
+    // A usage limit with a known reset: wait for it instead of backing off into it, then resume the same
+    // session once. The wait is no attempt. A reset already past is an ordinary error (no tight loop).
+    const limit = run.usageLimit;
+    run.usageLimit = null;
+    if (limit !== null && resilience.enabled && deps.parking && limit.resetsAt > resilience.now()) {
+      if (!(await park(run, deps, limit))) continue;
+      if (result.sessionId !== null) {
+        plan = { ...plan, prompt: resilience.resumePrompt, resume: result.sessionId, fork: false };
+        result.resumed = true;
+      }
+      attempt--;
+      continue;
+    }
     const error = result.error ?? '';
     if (!resilience.enabled || attempt >= resilience.maxAttempts || !resilience.shouldRetry(kind)) return;
     const delayS = resilience.delayFor(attempt);
@@ -204,6 +235,51 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       result.resumed = true;
     }
   }
+}
+
+/**
+ * Parks the step until `limit.resetsAt`: records it in `parked.json` first (a kill during the wait keeps the
+ * time), says so in one countdown line, sends nothing until then, and removes the record when the time has
+ * come. False when the wait was aborted (Ctrl-C, a signal): the record stays for the next run.
+ */
+async function park(
+  run: StepRun,
+  deps: LoopDeps,
+  limit: { resetsAt: number; limit: string | null },
+): Promise<boolean> {
+  const parking = deps.parking;
+  if (!parking) return true;
+  const { resilience } = deps;
+  const now = resilience.now();
+  try {
+    writeParked(parking.runDir, parking.runId, {
+      resets_at: limit.resetsAt,
+      since: now,
+      step: run.result.step,
+      session_id: run.result.sessionId,
+      limit: limit.limit,
+    });
+  } catch (error) {
+    run.recordUiError('parked.json', error);
+  }
+  const event = {
+    kind: 'usage_limit',
+    at: Date.now() / 1000,
+    step: run.result.step,
+    resetsAt: limit.resetsAt,
+    limit: limit.limit,
+    sessionId: run.result.sessionId,
+  } as const;
+  run.emit({ ...event, phase: 'parked', text: parkedText(limit.resetsAt, now, deps.lang) });
+  if (!(await resilience.sleep(limit.resetsAt - now, run.controller.signal))) return false;
+  clearParked(parking.runDir);
+  run.emit({
+    ...event,
+    at: Date.now() / 1000,
+    phase: 'resumed',
+    text: uiText('rt.parkedResume', { at: clockTime(limit.resetsAt) }, deps.lang),
+  });
+  return true;
 }
 
 /** Lowers the learned window to the context that overflowed; a failure to write it is only recorded. */

@@ -256,6 +256,7 @@ export class Runtime {
           env: this.#env,
           resilience: this.resilience,
           caps: { stepCapUsd: spec.maxBudgetUsd, runCapUsd: this.budgetUsd },
+          parking: { runDir: this.runDir, runId: this.runId },
         },
       );
     } catch (error) {

@@ -47,6 +47,8 @@ export class StepRun {
   interrupt: PendingInterrupt | null = null;
   /** Largest main-thread context of the current session generation (reset by a handoff). */
   watermark = 0;
+  /** The API said a usage limit is reached during the last attempt, and when it resets; else null. */
+  usageLimit: { resetsAt: number; limit: string | null } | null = null;
   /** The served model was checked against the wanted one (once per step). */
   modelChecked = false;
   /** Handoff bookkeeping of this step; null when handoff is off. */
