@@ -222,6 +222,10 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'rt.budget.run': '这次运行的预算 ${cap} 用完了(本次已花 ${spent});到此为止。想继续,用更大的 -b 再运行一次',
   'rt.parked': '用量已到上限 · {at} 恢复 · 还剩 {left} · 按 Ctrl-C 停止',
   'rt.parkedResume': '用量上限已在 {at} 重置;接着原来的会话继续',
+  'price.family':
+    '不知道模型 {model} 的价格;按 {family} 系列({like})计价——可用 FLOWER_PRICES 设定它自己的价格',
+  'price.unknown':
+    '不知道模型 {model} 的价格;按每百万 token 输入 $4、输出 $20 计价(与 Claude Code 相同)——可用 FLOWER_PRICES 设定它自己的价格',
   'rt.modelMismatch': '要的模型是 {want},API 实际给的是 {served};它的上下文窗口可能和 flower 估计的不同',
   'time.seconds': '{n} 秒',
   'time.minutes': '{n} 分钟',
@@ -262,6 +266,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'cfg.problem.unreadable': '.env {file}:读取失败;已跳过',
   'cfg.problem.nul-byte': '.env {file}:{line}:含有 NUL 字节;已跳过',
   'cfg.badWindow': 'FLOWER_WINDOW={value} 不是正整数;已忽略',
+  'cfg.badPrices': 'FLOWER_PRICES 无法使用({why});改用内置价格',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} 不是正的秒数;已忽略',
   'cfg.badSandbox': 'FLOWER_SANDBOX={value} 既不是 on 也不是 off;沙箱保持开启',
   'cfg.badUnreachable': 'FLOWER_UNREACHABLE_WAIT={value} 不是秒数(0 或更大);已忽略',

@@ -258,6 +258,10 @@ export const EN_CATALOG = {
     'Run budget ${cap} used up (${spent} spent in this run); stopped here. Run again with a larger -b to continue',
   'rt.parked': 'usage limit · resumes at {at} · {left} left · Ctrl-C to stop',
   'rt.parkedResume': 'usage limit reset at {at}; resuming the same session',
+  'price.family':
+    'No price known for model {model}; priced as the {family} family ({like}) — set FLOWER_PRICES to give its own',
+  'price.unknown':
+    'No price known for model {model}; priced at $4 in, $20 out per million tokens, as Claude Code prices it — set FLOWER_PRICES to give its own',
   'rt.modelMismatch':
     'Asked for model {want} but the API served {served}; its context window may differ from what flower assumes',
   'time.seconds': '{n} s',
@@ -305,6 +309,7 @@ export const EN_CATALOG = {
   'cfg.problem.unreadable': '.env {file}: cannot be read; skipped',
   'cfg.problem.nul-byte': '.env {file}:{line}: holds a NUL byte; skipped',
   'cfg.badWindow': 'FLOWER_WINDOW={value} is not a positive whole number; ignored',
+  'cfg.badPrices': 'FLOWER_PRICES is not usable ({why}); the built-in prices are used',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} is not a positive number of seconds; ignored',
   'cfg.badSandbox': 'FLOWER_SANDBOX={value} is neither on nor off; the sandbox stays on',
   'cfg.badUnreachable': 'FLOWER_UNREACHABLE_WAIT={value} is not a number of seconds (0 or more); ignored',

@@ -28,6 +28,7 @@ export interface Thread {
 /** Warnings shown as one screen line. */
 export type WarningCode =
   | 'model_mismatch'
+  | 'price_guessed'
   | 'unverifiable_checks'
   | 'lineage_moved'
   | 'lineage_reset'

@@ -53,6 +53,8 @@ import { tiedSpawn } from '../agent/tied-spawn.js';
 import type { Options } from '../agent/claude-sdk.js';
 import { OWN_TOKEN, RunProcesses } from './run-processes.js';
 import { unsandboxedWarning } from './session-sandbox.js';
+import { priceGuessWarning } from './price-warning.js';
+import { PriceTable } from './price-table.js';
 
 export type { RunOptions, RuntimeOptions } from './runtime-options.js';
 
@@ -92,6 +94,12 @@ export class Runtime {
   onHandoff: ((step: string, path: string, sha256: string) => void) | null = null;
   /** Called with each new session id as soon as it is known (before the first turn). */
   onSession: ((sessionId: string) => void) | null = null;
+  /**
+   * The prices cost is figured at: the list ({@link PRICES_TAKEN}) plus the configuration's `FLOWER_PRICES`.
+   * A model it has to guess a price for is reported once, as a `price_guessed` warning of the step then
+   * running.
+   */
+  readonly prices: PriceTable;
 
   readonly #env: FlowerConfig['env'];
   readonly #lang: Lang;
@@ -130,6 +138,11 @@ export class Runtime {
     }
     this.#processes = new RunProcesses(this.runDir, this.runId);
     this.budgetUsd = options.budgetUsd ?? null;
+    this.prices = new PriceTable(config.prices ?? null);
+    this.prices.onGuess = (model, lookup) => {
+      const step = this.#current;
+      step?.emit(priceGuessWarning(model, lookup, this.#lang, step.result.step));
+    };
     this.workbench = workbenchFrom(options.workbench, this.workspace, this.runDir);
     this.workbench?.ensure();
     this.spillThreshold = options.spillThreshold === undefined ? 4000 : options.spillThreshold || null;
@@ -204,6 +217,7 @@ export class Runtime {
       onHandoff: (stepName, path, sha256) => onHandoff()?.(stepName, path, sha256),
       persist: () => this.#persist(step),
       uiErrors: this.uiErrors,
+      prices: this.prices,
     });
     const onAbort = (): void => step.controller.abort(options.signal?.reason);
     if (options.signal?.aborted === true) onAbort();
@@ -398,6 +412,7 @@ export class Runtime {
         sessionId,
         loadEntries: () => sessionEntries(this.store, this.projectKey, sessionId),
         now: Date.now() / 1000,
+        prices: this.prices,
       });
     } catch (error) {
       this.uiErrors.push(`manifest completion: ${errorText(error)}`);

@@ -9,6 +9,7 @@
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
 import type { ContextWatermark } from './context-watermark.js';
 import { CostLedger } from './cost-ledger.js';
+import type { PriceTable } from './price-table.js';
 import { newStepResult, type StepResult } from './step-result.js';
 import { errorText } from '../internal/error-text.js';
 
@@ -27,6 +28,8 @@ export interface StepRunHooks {
   persist(): void;
   /** Failures of sinks and callbacks, recorded and never fatal. */
   uiErrors: string[];
+  /** The prices the step's cost is figured at; the list alone by default. */
+  prices?: PriceTable;
 }
 
 /**
@@ -40,7 +43,7 @@ export const COST_WRITE_INTERVAL_MS = 1000;
 /** One `run()` call in progress. */
 export class StepRun {
   readonly result: StepResult;
-  readonly ledger = new CostLedger();
+  readonly ledger: CostLedger;
   /** Aborted by `signal`, a rescue, or a double Ctrl-C: the step ends as `killed-by-signal`. */
   readonly controller = new AbortController();
   /** Set by `Runtime.interrupt()`, taken at the next message boundary. */
@@ -64,6 +67,7 @@ export class StepRun {
 
   constructor(step: string, sink: EventSink | null, hooks: StepRunHooks, startedAt = Date.now() / 1000) {
     this.result = newStepResult(step, startedAt);
+    this.ledger = new CostLedger(0, hooks.prices);
     this.#sink = sink;
     this.#hooks = hooks;
   }
