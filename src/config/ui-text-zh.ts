@@ -226,6 +226,10 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
     '不知道模型 {model} 的价格;按 {family} 系列({like})计价——可用 FLOWER_PRICES 设定它自己的价格',
   'price.unknown':
     '不知道模型 {model} 的价格;按每百万 token 输入 $4、输出 $20 计价(与 Claude Code 相同)——可用 FLOWER_PRICES 设定它自己的价格',
+  'rt.budget.gateRun': '这次运行的预算 ${cap} 快用完了(已花 ${spent};再来一轮约到 ${projected})。',
+  'rt.budget.gateStep': '这一步的预算 ${cap} 快用完了(已花 ${spent};再来一轮约到 ${projected})。',
+  'budget.spent':
+    '这次运行停在预算 ${cap}(已花 ${spent}),不提高预算就不会继续:用 -b {next}(任何大于 {cap} 的数)再运行一次,会从停下的地方接着跑',
   'rt.modelMismatch': '要的模型是 {want},API 实际给的是 {served};它的上下文窗口可能和 flower 估计的不同',
   'time.seconds': '{n} 秒',
   'time.minutes': '{n} 分钟',

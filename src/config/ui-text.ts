@@ -262,6 +262,12 @@ export const EN_CATALOG = {
     'No price known for model {model}; priced as the {family} family ({like}) — set FLOWER_PRICES to give its own',
   'price.unknown':
     'No price known for model {model}; priced at $4 in, $20 out per million tokens, as Claude Code prices it — set FLOWER_PRICES to give its own',
+  'rt.budget.gateRun':
+    'The run budget of ${cap} is nearly spent (${spent} so far; the next turn would make it about ${projected}).',
+  'rt.budget.gateStep':
+    'The step budget of ${cap} is nearly spent (${spent} so far; the next turn would make it about ${projected}).',
+  'budget.spent':
+    'The run stopped at its budget of ${cap} (${spent} spent) and is not continued without a larger one: run again with -b {next} (any amount above {cap}), and it resumes where it stopped',
   'rt.modelMismatch':
     'Asked for model {want} but the API served {served}; its context window may differ from what flower assumes',
   'time.seconds': '{n} s',

@@ -209,7 +209,10 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     result.costUsd = ledger.usd;
   }
 
-  if (interrupted) {
+  if (run.budgetHalted && run.budgetStop !== null && !run.aborted) {
+    // The hard budget ended the turn before its next request: a budget stop, whatever the result said.
+    recordOutcome(result, { kind: 'budget', scope: run.budgetStop.scope });
+  } else if (interrupted) {
     recordOutcome(result, { kind: 'interrupted' });
   } else if (handoffDue) {
     recordOutcome(result, { kind: 'handoff-due' });

@@ -70,6 +70,18 @@ export function estimateEntries(
   return total;
 }
 
+/** The ids of the `tool_use` blocks of a stored assistant entry. */
+function toolUseIds(entry: SessionStoreEntry): string[] {
+  const message = entry['message'];
+  if (typeof message !== 'object' || message === null) return [];
+  const content = (message as { content?: unknown }).content;
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block: unknown) => {
+    const { type, id } = (block ?? {}) as { type?: unknown; id?: unknown };
+    return type === 'tool_use' && typeof id === 'string' ? [id] : [];
+  });
+}
+
 /** One step's spend over all its queries. */
 export class CostLedger {
   /** Truth of finished results plus the estimates of queries that ended without one. */
@@ -84,6 +96,10 @@ export class CostLedger {
   #queryTotal = 0;
   /** The highest figure reported so far: {@link CostLedger.usd} never goes below it. */
   #floor = 0;
+  /** Tool-use ids in the responses priced so far: a tool call whose response is not among them is unpriced. */
+  readonly #pricedToolUses = new Set<string>();
+  /** The costliest single response priced so far: the estimate of the next turn. */
+  #largest = 0;
   /** The running query priced a response from the user's table or by family: its result is no truth. */
   #ownPricing = false;
   readonly #prices: PriceTable;
@@ -102,6 +118,23 @@ export class CostLedger {
     let pending = 0;
     for (const value of this.#pending.values()) pending += value;
     return Math.max(this.#floor, this.#settled + pending);
+  }
+
+  /**
+   * What the next turn is expected to cost: the costliest response of the step so far (a conversation
+   * grows, so its latest turns are its dearest); 0 before the first.
+   */
+  get nextTurnUsd(): number {
+    return this.#largest;
+  }
+
+  /**
+   * True when the response that asked for tool call `toolUseId` has been priced. The child asks the
+   * permission hook for a tool before that response's transcript entry reaches the store, so a budget check
+   * in the hook must count it as a turn of its own until it is.
+   */
+  hasPriced(toolUseId: string): boolean {
+    return this.#pricedToolUses.has(toolUseId);
   }
 
   /** A new query starts; `baselineUsd` is the saved total of the session it resumes (0 for a new one). */
@@ -139,6 +172,8 @@ export class CostLedger {
     const lookup = this.#prices.lookup(priced.model);
     if (lookup.source === 'override' || lookup.source === 'family') this.#ownPricing = true;
     const cost = this.#prices.cost(priced.model, priced.usage);
+    this.#largest = Math.max(this.#largest, cost);
+    for (const id of toolUseIds(entry)) this.#pricedToolUses.add(id);
     this.#pending.set(priced.id, cost);
     return cost > 0;
   }

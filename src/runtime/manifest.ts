@@ -32,6 +32,8 @@ export interface ManifestRow {
   context: number;
   duration_s: number;
   run: string;
+  /** Only on a row a budget stopped: the cap's scope, its size and what was spent against it (additive). */
+  budget_stop?: { scope: 'step' | 'run'; cap_usd: number; spent_usd: number };
 }
 
 /** Lock timing: a lock older than `staleMs` is taken over; after `waitMs` the write goes ahead unlocked. */
@@ -56,6 +58,15 @@ export function manifestRow(result: StepResult, runId: string): ManifestRow {
     context: result.context,
     duration_s: durationS(result),
     run: runId,
+    ...(result.budgetStop
+      ? {
+          budget_stop: {
+            scope: result.budgetStop.scope,
+            cap_usd: result.budgetStop.capUsd,
+            spent_usd: Math.round(result.budgetStop.spentUsd * 1e6) / 1e6,
+          },
+        }
+      : {}),
   };
 }
 

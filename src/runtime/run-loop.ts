@@ -11,7 +11,8 @@ import type { Env } from '../config/process-environment.js';
 import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
 import type { ErrorKind } from '../events/flower-event.js';
 import { runAttempt, type AttemptPlan } from './attempt.js';
-import { attemptBudget, type BudgetCaps, type BudgetScope } from './budget.js';
+import { attemptBudget, projectedCrossing, type BudgetCaps, type BudgetScope } from './budget.js';
+import type { BudgetGate } from '../guards/budget-guard.js';
 import { interruptPrompt } from './interrupt-note.js';
 import {
   gaveUpText,
@@ -69,6 +70,7 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
   const signal = run.controller.signal;
   let plan: Omit<AttemptPlan, 'budget'> = { ...start };
   let attempt = 0;
+  if (deps.caps.stepCapUsd !== null || deps.caps.runCapUsd !== null) run.budgetGate = budgetGate(run, deps);
   // A run parked by an earlier process (killed or rebooted during the wait) waits for the same reset time.
   const parked = deps.parking ? readParked(deps.parking.runDir) : null;
   if (parked !== null && deps.parking) {
@@ -291,6 +293,40 @@ function rememberSafely(run: StepRun, env: Env): void {
   }
 }
 
+/**
+ * The hard budget: closed once the spend so far plus the next turn's estimate (the step's costliest
+ * response) crosses a cap, and closed for the rest of the step from then on.
+ */
+function budgetGate(run: StepRun, deps: LoopDeps): BudgetGate {
+  return {
+    closed(toolUseId) {
+      if (run.budgetStop === null) {
+        const { ledger } = run;
+        // The response asking for this tool may not have reached the store yet: then it counts as a turn.
+        const unpriced = toolUseId !== undefined && toolUseId !== '' && !ledger.hasPriced(toolUseId);
+        const stepUsd = ledger.usd + (unpriced ? ledger.nextTurnUsd : 0);
+        const crossing = projectedCrossing(
+          deps.caps,
+          { stepUsd, runUsd: deps.runSpentBefore + stepUsd },
+          ledger.nextTurnUsd,
+        );
+        if (crossing === null) return null;
+        const vars = {
+          cap: crossing.capUsd.toFixed(2),
+          spent: crossing.spentUsd.toFixed(4),
+          projected: crossing.projectedUsd.toFixed(4),
+        };
+        const key = crossing.scope === 'run' ? 'rt.budget.gateRun' : 'rt.budget.gateStep';
+        run.budgetStop = { ...crossing, reason: uiText(key, vars, deps.lang) };
+      }
+      return { reason: run.budgetStop.reason };
+    },
+    stopMainThread() {
+      run.budgetHalted = true;
+    },
+  };
+}
+
 /** The step ends before spending: a cap is used up. */
 function stopForBudget(
   run: StepRun,
@@ -310,6 +346,7 @@ function emitBudget(
   capUsd: number,
   spentUsd: number,
 ): void {
+  run.result.budgetStop = { scope, capUsd, spentUsd };
   run.emit({
     kind: 'budget',
     text: uiText(

@@ -260,6 +260,7 @@ export class Runtime {
                 sessionStore,
                 (event) => step.emit(event),
                 step.result.step,
+                step.budgetGate,
               ),
             ),
           relay:

@@ -36,6 +36,8 @@ export interface StepResult {
   retired: string[];
   /** Largest main-thread context seen in the current session generation, in tokens. */
   context: number;
+  /** Set when a budget stopped the step: which cap, its size and what had been spent against it. */
+  budgetStop?: { scope: 'step' | 'run'; capUsd: number; spentUsd: number } | null;
 }
 
 /** A fresh, unfinished result for `step` started at `startedAt` (epoch seconds). */

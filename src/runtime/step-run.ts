@@ -10,6 +10,8 @@ import type { EventSink, FlowerEvent } from '../events/flower-event.js';
 import type { ContextWatermark } from './context-watermark.js';
 import { CostLedger } from './cost-ledger.js';
 import type { PriceTable } from './price-table.js';
+import type { BudgetCrossing } from './budget.js';
+import type { BudgetGate } from '../guards/budget-guard.js';
 import { newStepResult, type StepResult } from './step-result.js';
 import { errorText } from '../internal/error-text.js';
 
@@ -50,6 +52,12 @@ export class StepRun {
   interrupt: PendingInterrupt | null = null;
   /** Largest main-thread context of the current session generation (reset by a handoff). */
   watermark = 0;
+  /** The gate the budget guards ask before each tool call (set by the attempt loop when a cap is set). */
+  budgetGate: BudgetGate | null = null;
+  /** The cap the projected spend crossed in this step: nothing new starts once it is set. */
+  budgetStop: (BudgetCrossing & { reason: string }) | null = null;
+  /** The budget gate ended the main thread's turn: the attempt ends as a budget stop. */
+  budgetHalted = false;
   /** The API said a usage limit is reached during the last attempt, and when it resets; else null. */
   usageLimit: { resetsAt: number; limit: string | null } | null = null;
   /** The served model was checked against the wanted one (once per step). */

@@ -1,7 +1,7 @@
 // Parking through a usage limit (acceptance, issue 17): the fake answers a subscription's 429 with a reset a
 // few seconds ahead; flower sends no request until then, shows one countdown line, and resumes the same
 // session; killed with SIGKILL during the wait, a rerun keeps waiting for the same reset time. The issue's
-// 20 s is shortened to 4 s: what is checked (no request before the reset, the same session after it) does
+// 20 s is shortened to 8 s (15 s when the run is killed and rerun during the wait): what is checked (no request before the reset, the same session after it) does
 // not depend on the length, and the test stays fast. Real SDK, real Claude Code binary, flower's fake API.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +20,12 @@ import { FlowerProcess, killStrayFlowers, until } from './support/flower-process
 import { bashStep, nextStep, progressOf, UsageMeter } from './support/plan-model.js';
 import { writeWorkflow } from './support/workflow-fixture.js';
 
-const RESET_AHEAD_S = 4;
+/**
+ * How far ahead the reset is. Long enough that a loaded machine still gets the 429 to flower before it, and,
+ * for the kill test, starts the rerun before it: the rerun must find the reset still ahead.
+ */
+const RESET_AHEAD_S = 8;
+const RESET_AHEAD_KILL_S = 15;
 const STEPS = 3;
 
 let server: FakeAnthropicServer | null = null;
@@ -38,7 +43,7 @@ afterEach(async () => {
  * A plan of three Bash steps whose step 2 first meets the usage limit: a 429 with the unified rate-limit
  * headers a subscription gets. `limited` resolves with the reset time (epoch seconds) when it was sent.
  */
-function limitedPlan(): { script: FakeScript; limited: Promise<number> } {
+function limitedPlan(aheadS: number): { script: FakeScript; limited: Promise<number> } {
   const meter = new UsageMeter();
   let resetAt: number | null = null;
   let announce: (reset: number) => void = () => undefined;
@@ -49,14 +54,14 @@ function limitedPlan(): { script: FakeScript; limited: Promise<number> } {
     const step = nextStep(progress, STEPS);
     if (step > STEPS) return meter.say('Plan finished.');
     if (step === 2 && resetAt === null) {
-      resetAt = Math.ceil(Date.now() / 1000) + RESET_AHEAD_S;
+      resetAt = Math.ceil(Date.now() / 1000) + aheadS;
       announce(resetAt);
       return {
         kind: 'status',
         status: 429,
         errorType: 'rate_limit_error',
         message: 'usage limit reached',
-        retryAfterS: RESET_AHEAD_S,
+        retryAfterS: aheadS,
         headers: {
           'anthropic-ratelimit-unified-status': 'rejected',
           'anthropic-ratelimit-unified-reset': String(resetAt),
@@ -88,7 +93,7 @@ const COUNTDOWN = /usage limit · resumes at \d\d:\d\d · \d+:\d\d left · Ctrl-
 
 describe('parking through a usage limit (e2e)', () => {
   test('sends nothing until the reset, shows one countdown line, then resumes the same session', async () => {
-    const { script, limited } = limitedPlan();
+    const { script, limited } = limitedPlan(RESET_AHEAD_S);
     server = await FakeAnthropicServer.start(script);
     scratch = await scratchEnvironment({ baseUrl: server.url });
     const target = writeWorkflow(scratch.dir);
@@ -116,7 +121,7 @@ describe('parking through a usage limit (e2e)', () => {
   });
 
   test('killed with SIGKILL during the wait, a rerun keeps waiting for the same reset time', async () => {
-    const { script, limited } = limitedPlan();
+    const { script, limited } = limitedPlan(RESET_AHEAD_KILL_S);
     server = await FakeAnthropicServer.start(script);
     scratch = await scratchEnvironment({ baseUrl: server.url });
     const target = writeWorkflow(scratch.dir);
