@@ -11,11 +11,15 @@ import type { Env } from '../config/process-environment.js';
 import { uiText, type Lang } from '../config/ui-text.js';
 import { formatContext, formatContextOf } from '../render/format-numbers.js';
 import type { RunStatus, StepStatus } from '../runtime/run-status.js';
+import type { ParkedState } from '../runtime/usage-limit.js';
+import { clockTime, formatElapsed } from '../config/format-elapsed.js';
 
 /** Options of {@link statusLines}. */
 export interface StatusLinesOptions {
   env: Env;
   lang: Lang;
+  /** Epoch seconds, for the time left of a parked run; the clock by default. */
+  now?: number;
 }
 
 /** The lines, in order; for a folder without a run, the one line that says so. */
@@ -25,6 +29,7 @@ export function statusLines(status: RunStatus, options: StatusLinesOptions): str
   const runDir = displayPath(status.runDir, options.env);
   if (!status.found) return [uiText('status.none', { path, runDir }, lang)];
   const lines = [uiText('status.head', { path, runDir }, lang), liveLine(status, lang)];
+  if (status.parked !== null) lines.push(parkedLine(status.parked, options.now ?? Date.now() / 1000, lang));
   const about = [uiText(status.briefConfirmed ? 'status.brief' : 'status.noBrief', {}, lang)];
   if (status.goalChecks > 0)
     about.push(uiText(status.goalChecks === 1 ? 'wake.goal' : 'wake.goals', { n: status.goalChecks }, lang));
@@ -45,6 +50,12 @@ export function statusLines(status: RunStatus, options: StatusLinesOptions): str
       : uiText('status.total', { c: cost, x: contextText(status.context) }, lang),
   );
   return lines;
+}
+
+function parkedLine(parked: ParkedState, now: number, lang: Lang): string {
+  const at = clockTime(parked.resets_at);
+  const vars = { step: parked.step, at, left: formatElapsed(Math.ceil(parked.resets_at - now)) };
+  return uiText(parked.resets_at > now ? 'status.parked' : 'status.parkedOver', vars, lang);
 }
 
 function liveLine(status: RunStatus, lang: Lang): string {

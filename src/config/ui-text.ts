@@ -213,6 +213,9 @@ export const EN_CATALOG = {
   'status.live': 'live: pid {pid}{host}, since {since}',
   'status.liveLog': 'live: pid {pid} is writing its event log',
   'status.idle': 'not running · last activity {at}',
+  'status.parked':
+    'parked: usage limit of step {step} · resumes at {at} ({left} left); run flower here again to wait it out',
+  'status.parkedOver': 'parked: usage limit of step {step} reset at {at}; run flower here again to resume',
   'status.idleNever': 'not running',
   'status.brief': 'brief confirmed',
   'status.noBrief': 'no confirmed brief',
@@ -259,6 +262,18 @@ export const EN_CATALOG = {
     'The first message is too long for the model ({e}); nothing was handed over or retried. Shorten the input, or put the long part in a file and point to it.',
   'rt.budget.run':
     'Run budget ${cap} used up (${spent} spent in this run); stopped here. Run again with a larger -b to continue',
+  'rt.parked': 'usage limit · resumes at {at} · {left} left · Ctrl-C to stop',
+  'rt.parkedResume': 'usage limit reset at {at}; resuming the same session',
+  'price.family':
+    'No price known for model {model}; priced as the {family} family ({like}) — set FLOWER_PRICES to give its own',
+  'price.unknown':
+    'No price known for model {model}; priced at $4 in, $20 out per million tokens, as Claude Code prices it — set FLOWER_PRICES to give its own',
+  'rt.budget.gateRun':
+    'The run budget of ${cap} is nearly spent (${spent} so far; the next turn would make it about ${projected}).',
+  'rt.budget.gateStep':
+    'The step budget of ${cap} is nearly spent (${spent} so far; the next turn would make it about ${projected}).',
+  'budget.spent':
+    'The run stopped at its budget of ${cap} (${spent} spent) and is not continued without a larger one: run again with -b {next} (any amount above {cap}), and it resumes where it stopped',
   'rt.modelMismatch':
     'Asked for model {want} but the API served {served}; its context window may differ from what flower assumes',
   'time.seconds': '{n} s',
@@ -306,6 +321,7 @@ export const EN_CATALOG = {
   'cfg.problem.unreadable': '.env {file}: cannot be read; skipped',
   'cfg.problem.nul-byte': '.env {file}:{line}: holds a NUL byte; skipped',
   'cfg.badWindow': 'FLOWER_WINDOW={value} is not a positive whole number; ignored',
+  'cfg.badPrices': 'FLOWER_PRICES is not usable ({why}); the built-in prices are used',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} is not a positive number of seconds; ignored',
   'cfg.badSandbox': 'FLOWER_SANDBOX={value} is neither on nor off; the sandbox stays on',
   'cfg.badUnreachable': 'FLOWER_UNREACHABLE_WAIT={value} is not a number of seconds (0 or more); ignored',

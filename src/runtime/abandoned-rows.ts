@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { SessionStoreEntry } from '../agent/claude-sdk.js';
 import { LockedJsonFile } from '../internal/locked-json-file.js';
 import { estimateEntries } from './cost-ledger.js';
+import type { PriceTable } from './price-table.js';
 import { MANIFEST_FILE, readManifest, type ManifestRow } from './manifest.js';
 import { KILLED } from './step-outcome.js';
 
@@ -26,6 +27,8 @@ export interface AbandonedRowsInput {
   loadEntries: () => Promise<SessionStoreEntry[]>;
   /** Epoch seconds; the end of the last row's window. */
   now: number;
+  /** The prices to figure the rows' cost at; the list alone by default. */
+  prices?: PriceTable;
 }
 
 /** A row written by another run for `sessionId` that never finished. */
@@ -64,7 +67,7 @@ export async function completeAbandonedRows(input: AbandonedRowsInput): Promise<
         ...row,
         ok: false,
         error: row.error ?? KILLED,
-        cost_usd: Math.max(row.cost_usd, estimateEntries(window)),
+        cost_usd: Math.max(row.cost_usd, estimateEntries(window, input.prices)),
         ended_at: endedAt,
         duration_s: Math.round((endedAt - row.started_at) * 100) / 100,
       };

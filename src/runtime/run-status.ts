@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { eventLogStatus, readRecentEvents, type LoggedEvent } from './event-log.js';
 import { MANIFEST_FILE, readManifest } from './manifest.js';
 import { isLive, PROCESSES_FILE, RunProcesses } from './run-processes.js';
+import { readParked, type ParkedState } from './usage-limit.js';
 import { wakeState } from './wake-state.js';
 
 /** One step of the manifest, as `status` shows it. */
@@ -75,6 +76,8 @@ export interface RunStatus {
   costUsd: number;
   /** The last known context: tokens and, when the log says, the window. */
   context: { tokens: number; window: number | null } | null;
+  /** The run is parked at a usage limit (`parked.json`): until when, and which step; else null. */
+  parked: ParkedState | null;
 }
 
 /** The files whose presence means a run has been here. */
@@ -119,6 +122,7 @@ export function runStatus(workspace: string, runDir: string): RunStatus {
     verdicts,
     costUsd: rows.reduce((sum, row) => sum + (Number.isFinite(row.cost_usd) ? row.cost_usd : 0), 0),
     context: lastContext(runDir, steps, wake.context),
+    parked: readParked(runDir),
   };
 }
 

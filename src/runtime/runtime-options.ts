@@ -60,9 +60,11 @@ export interface RuntimeOptions {
   backend?: AgentBackend;
   /**
    * Loaded configuration; `loadConfig()` by default. `stallTimeoutS` is `FLOWER_STALL_TIMEOUT`; `sandbox`
-   * false (`FLOWER_SANDBOX=off`) runs the agent's Bash outside Claude Code's sandbox.
+   * false (`FLOWER_SANDBOX=off`) runs the agent's Bash outside Claude Code's sandbox; `prices` are the
+   * user's `FLOWER_PRICES`.
    */
-  config?: Pick<FlowerConfig, 'env'> & Partial<Pick<FlowerConfig, 'stallTimeoutS' | 'lang' | 'sandbox'>>;
+  config?: Pick<FlowerConfig, 'env'> &
+    Partial<Pick<FlowerConfig, 'stallTimeoutS' | 'lang' | 'sandbox' | 'prices'>>;
 }
 
 /** Per-call options of `Runtime.run`. */

@@ -48,6 +48,8 @@ import type { HandoffPolicy } from './handoff-policy.js';
 import { RunProcesses } from './run-processes.js';
 import { unsandboxedWarning } from './session-sandbox.js';
 import { loopDeps, loopStart, startStep, tieAbort, type RunWiring } from './step-wiring.js';
+import { priceGuessWarning } from './price-warning.js';
+import { PriceTable } from './price-table.js';
 
 export type { RunOptions, RuntimeOptions } from './runtime-options.js';
 
@@ -87,6 +89,12 @@ export class Runtime {
   onHandoff: ((step: string, path: string, sha256: string) => void) | null = null;
   /** Called with each new session id as soon as it is known (before the first turn). */
   onSession: ((sessionId: string) => void) | null = null;
+  /**
+   * The prices cost is figured at: the list ({@link PRICES_TAKEN}) plus the configuration's `FLOWER_PRICES`.
+   * A model it has to guess a price for is reported once, as a `price_guessed` warning of the step then
+   * running.
+   */
+  readonly prices: PriceTable;
 
   readonly #env: FlowerConfig['env'];
   readonly #lang: Lang;
@@ -128,6 +136,11 @@ export class Runtime {
     }
     this.#processes = new RunProcesses(this.runDir, this.runId);
     this.budgetUsd = options.budgetUsd ?? null;
+    this.prices = new PriceTable(config.prices ?? null);
+    this.prices.onGuess = (model, lookup) => {
+      const step = this.#current;
+      step?.emit(priceGuessWarning(model, lookup, this.#lang, step.result.step));
+    };
     this.workbench = workbenchFrom(options.workbench, this.workspace, this.runDir);
     this.workbench?.ensure();
     this.spillThreshold = options.spillThreshold === undefined ? 4000 : options.spillThreshold || null;
@@ -334,6 +347,7 @@ export class Runtime {
         sessionId,
         loadEntries: () => sessionEntries(this.store, this.projectKey, sessionId),
         now: Date.now() / 1000,
+        prices: this.prices,
       });
     } catch (error) {
       this.uiErrors.push(`manifest completion: ${errorText(error)}`);
@@ -377,6 +391,8 @@ export class Runtime {
       processes: this.#processes,
       uiErrors: this.uiErrors,
       budgetUsd: this.budgetUsd,
+      prices: this.prices,
+      runId: this.runId,
       attemptContext: () => this.#attemptContext(),
       onSession: () => this.onSession,
       onHandoff: () => this.onHandoff,

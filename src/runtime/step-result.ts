@@ -42,6 +42,8 @@ export interface StepResult {
    * (docs/goal-checks.md). Absent on every other step.
    */
   checks?: CheckRecord;
+  /** Set when a budget stopped the step: which cap, its size and what had been spent against it. */
+  budgetStop?: { scope: 'step' | 'run'; capUsd: number; spentUsd: number } | null;
 }
 
 /** A fresh, unfinished result for `step` started at `startedAt` (epoch seconds). */

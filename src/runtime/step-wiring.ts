@@ -24,6 +24,7 @@ import type { LoopDeps, LoopStart } from './run-loop.js';
 import { OWN_TOKEN, type RunProcesses } from './run-processes.js';
 import type { RunOptions } from './runtime-options.js';
 import { attemptOptions, wantedModel, type AttemptContext } from './runtime-setup.js';
+import type { PriceTable } from './price-table.js';
 import { StepRun } from './step-run.js';
 
 /** What a runtime lends each of its runs. */
@@ -44,6 +45,10 @@ export interface RunWiring {
   uiErrors: string[];
   /** The run cap in dollars, or null. */
   budgetUsd: number | null;
+  /** The prices the run's cost is figured at. */
+  prices: PriceTable;
+  /** The process's run id (parking records carry it). */
+  runId: string;
   /** The runtime's fixed part of every attempt's options. */
   attemptContext(): AttemptContext;
   /** The runtime's own callbacks, read when called: a caller may set them while the step runs. */
@@ -71,6 +76,7 @@ export function startStep(spec: AgentSpec, options: RunOptions, wiring: RunWirin
     persist: () => wiring.persist(step),
     uiErrors: wiring.uiErrors,
     lang: wiring.lang,
+    prices: wiring.prices,
   });
   if (wiring.handoff.enabled) step.handoff = new ContextWatermark(wiring.handoff);
   return step;
@@ -120,6 +126,7 @@ export function loopDeps(
           sessionStore,
           (event) => step.emit(event),
           step.result.step,
+          step.budgetGate,
         ),
         wiring.processes,
       ),
@@ -129,6 +136,7 @@ export function loopDeps(
     env: wiring.env,
     resilience: wiring.resilience,
     caps: { stepCapUsd: spec.maxBudgetUsd, runCapUsd: wiring.budgetUsd },
+    parking: { runDir: wiring.runDir, runId: wiring.runId },
   };
 }
 
