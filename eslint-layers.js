@@ -16,6 +16,8 @@ export const LAYERS = [
   'runtime',
   'workflow',
   'render',
+  // The dashboard's server reads the event log and writes the answer file; only the CLI starts it.
+  'dashboard',
   'testing',
   'demo',
   'cli',

@@ -11,6 +11,7 @@ const handlers: CommandHandlers = {
   ask: idle,
   demo: idle,
   status: idle,
+  dashboard: idle,
   completion: idle,
 };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
@@ -41,6 +42,7 @@ describe('rewriteSetsOf', () => {
     expect([...sets.subcommands].sort()).toEqual([
       'ask',
       'completion',
+      'dashboard',
       'demo',
       'go',
       'help',

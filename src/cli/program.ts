@@ -14,7 +14,7 @@ import {
 } from '@commander-js/extra-typings';
 import { VERSION } from '../config/package-info.js';
 import { DEFAULT_HELP, helpConfiguration, translateHelp, type HelpContext } from './help-text.js';
-import { parseBudget, parseTimeout, parseToolList, wholeNumberAtLeast } from './option-parsers.js';
+import { parseBudget, parsePort, parseTimeout, parseToolList, wholeNumberAtLeast } from './option-parsers.js';
 import type { CompletionShell } from './shell-completion.js';
 
 /** The help text of `--json` (`once`, `run`, `go`). */
@@ -42,6 +42,9 @@ export type OnceOptions = ReturnType<ReturnType<typeof declareOnce>['opts']>;
 /** `status` options, as parsed (inferred from {@link declareStatus}). */
 export type StatusOptions = ReturnType<ReturnType<typeof declareStatus>['opts']>;
 
+/** `dashboard` options, as parsed (inferred from {@link declareDashboard}). */
+export type DashboardOptions = ReturnType<ReturnType<typeof declareDashboard>['opts']>;
+
 /** What each subcommand does; each resolves to the process exit code. */
 export interface CommandHandlers {
   go(ask: string | undefined, options: GoOptions, globals: GlobalOptions): Promise<number>;
@@ -53,6 +56,8 @@ export interface CommandHandlers {
   demo(globals: GlobalOptions): Promise<number>;
   /** `flower status [dir]`: where a run stands, read-only. */
   status(dir: string | undefined, options: StatusOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower dashboard [runDir]`: the run's web page on 127.0.0.1 until Ctrl-C. */
+  dashboard(dir: string | undefined, options: DashboardOptions, globals: GlobalOptions): Promise<number>;
   /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
   completion(shell: CompletionShell, program: CommandUnknownOpts): Promise<number>;
 }
@@ -146,6 +151,10 @@ export function createProgram(
     exitCode = await handlers.status(dir, options, globals());
   });
 
+  declareDashboard(program.command('dashboard')).action(async (dir, options) => {
+    exitCode = await handlers.dashboard(dir, options, globals());
+  });
+
   program
     .command('completion')
     .description('Print a shell completion script, e.g. source <(flower completion bash)')
@@ -207,7 +216,22 @@ function declareGo<Globals extends OptionValues>(command: NewSubcommand<Globals>
     .option('--clarify-only', 'run only the clarify step')
     .option('--no-trim', 'do not trim old large tool results on resume')
     .option('-b, --budget <usd>', 'dollar cap for the whole run', parseBudget)
-    .option('--json', JSON_HELP);
+    .option('--json', JSON_HELP)
+    .option('--dashboard', "serve the run's web page on 127.0.0.1 while it runs (docs/dashboard.md)")
+    .option(
+      '--dashboard-port <port>',
+      "the web page's port with --dashboard (default: any free port)",
+      parsePort,
+    );
+}
+
+/** Declares `dashboard`'s argument and options; {@link DashboardOptions} is inferred from here. */
+function declareDashboard<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description("Serve a run's live web page on 127.0.0.1: steps, verdicts, spend, context, questions")
+    .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
+    .option('--port <port>', 'the port to listen on (default: any free port)', parsePort)
+    .option('-b, --budget <usd>', "the run's dollar cap, to show spend against", parseBudget);
 }
 
 /** Declares `run`'s argument and options; {@link RunOptions} is inferred from here. */

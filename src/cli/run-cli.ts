@@ -62,6 +62,10 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       const { statusCommand } = await import('./commands/status.js');
       return statusCommand(dir, options, globals, context);
     },
+    dashboard: async (dir, options, globals) => {
+      const { dashboardCommand } = await import('./commands/dashboard.js');
+      return dashboardCommand(dir, options, globals, context);
+    },
     completion: async (shell, program) => {
       const { completionScript } = await import('./shell-completion.js');
       io.stdout.write(completionScript(shell, program));

@@ -16,6 +16,7 @@ const handlers: CommandHandlers = {
   ask: idle,
   demo: idle,
   status: idle,
+  dashboard: idle,
   completion: idle,
 };
 

@@ -73,6 +73,7 @@ describe('go options', () => {
       ask: idle,
       demo: idle,
       status: idle,
+      dashboard: idle,
       completion: idle,
     };
     const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
