@@ -3,6 +3,7 @@
 import process from 'node:process';
 
 import { runCliStartBench } from './cli-start.mjs';
+import { runDashboardBench } from './dashboard.mjs';
 import { runManifestWritesBench } from './manifest-writes.mjs';
 import { runSessionLoadBench } from './session-load.mjs';
 
@@ -10,3 +11,4 @@ const json = process.argv.includes('--json');
 await runSessionLoadBench({ json });
 await runManifestWritesBench({ json });
 await runCliStartBench({ json });
+await runDashboardBench({ json });
