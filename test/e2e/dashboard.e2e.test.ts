@@ -40,6 +40,15 @@ interface LoggedLine {
   state?: string;
 }
 
+/** The run's logged events so far; none while the run has not opened its log yet. */
+function eventsSoFar(runDir: string): LoggedLine[] {
+  try {
+    return loggedEvents(runDir);
+  } catch {
+    return [];
+  }
+}
+
 function loggedEvents(runDir: string): LoggedLine[] {
   return readFileSync(join(runDir, 'events.jsonl'), 'utf8')
     .split('\n')
@@ -120,13 +129,10 @@ test('the dashboard follows a scripted go run in Chromium: steps, the question a
     cwd: scratch.workspace,
     env: scratch.env,
   });
-  await until(() => {
-    try {
-      return loggedEvents(runDir).some((event) => event.kind === 'step');
-    } catch {
-      return false;
-    }
-  }, 'the run to write its first step');
+  await until(
+    () => eventsSoFar(runDir).some((event) => event.kind === 'step'),
+    'the run to write its first step',
+  );
 
   const dashboard = new FlowerProcess(['dashboard', scratch.workspace], {
     cwd: scratch.workspace,
@@ -213,4 +219,48 @@ test('the dashboard follows a scripted go run in Chromium: steps, the question a
       copyFileSync(join(shots, name), join(DOCS, name));
     }
   }
+});
+
+test('go --dashboard serves the page from the run itself and takes an answer posted with the token', async () => {
+  const server = await FakeAnthropicServer.start(demoScenario());
+  cleanups.push(() => server.close());
+  const scratch = await scratchEnvironment({ baseUrl: server.url });
+  cleanups.push(() => scratch.cleanup());
+  const runDir = join(scratch.workspace, 'runs');
+
+  const go = new FlowerProcess(['go', '--dashboard', '--rounds', '1', '--timeout', '90', DEMO_REQUEST], {
+    cwd: scratch.workspace,
+    env: scratch.env,
+  });
+  const line = await go.waitForLine(/#token=/);
+  const url = /(http:\/\/127\.0\.0\.1:\d+\/)#token=(\S+)/.exec(line)!;
+  const [, base, token] = url;
+
+  // The question is in the log the page follows; answered over HTTP as the page's form does.
+  await until(
+    () => eventsSoFar(runDir).some((event) => event.kind === 'ask'),
+    'the clarifier to ask its question',
+  );
+  const ask = loggedEvents(runDir).find((event) => event.kind === 'ask') as LoggedLine & { id: string };
+  const refused = await fetch(`${base}api/answer`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ askId: ask.id, text: DEMO_OPTIONS[1] }),
+  });
+  expect(refused.status).toBe(401);
+  const accepted = await fetch(`${base}api/answer`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ askId: ask.id, text: DEMO_OPTIONS[1] }),
+  });
+  expect(accepted.status).toBe(202);
+
+  expect((await go.exited).code).toBe(1);
+  const answer = loggedEvents(runDir).find((event) => event.kind === 'answer') as LoggedLine & {
+    answer: string;
+  };
+  expect(answer).toMatchObject({ state: 'answered', answer: DEMO_OPTIONS[1] });
+  expect(answerSeen(server.calls, DEMO_TOOL_IDS.ask)).toContain(DEMO_OPTIONS[1]);
+  // The page went with the run.
+  await expect(fetch(base!)).rejects.toThrow();
 });
