@@ -17,6 +17,8 @@ export const LAYERS = [
   'workflow',
   'render',
   'analyze',
+  // The dashboard's server reads the event log and writes the answer file; only the CLI starts it.
+  'dashboard',
   'testing',
   'demo',
   'cli',

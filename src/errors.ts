@@ -28,7 +28,8 @@ export type FlowerErrorCode =
   | 'BUDGET_EXHAUSTED'
   | 'STORE_MISSING'
   | 'STORE_UNREADABLE'
-  | 'STORE_DRIVER';
+  | 'STORE_DRIVER'
+  | 'PORT_UNAVAILABLE';
 
 const marker = Symbol.for('flower-agent.error');
 

@@ -13,6 +13,7 @@ const handlers: CommandHandlers = {
   status: idle,
   verify: idle,
   analyze: idle,
+  dashboard: idle,
   completion: idle,
 };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
@@ -44,6 +45,7 @@ describe('rewriteSetsOf', () => {
       'analyze',
       'ask',
       'completion',
+      'dashboard',
       'demo',
       'go',
       'help',

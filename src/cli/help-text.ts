@@ -66,6 +66,14 @@ const ZH_HELP: Readonly<Record<string, string>> = {
   'dollar cap for the whole run': '整次运行的美元上限',
   'events as JSON lines on stdout (the events.jsonl format); the human view goes to stderr':
     '在标准输出上逐行输出 JSON 事件(events.jsonl 格式);给人看的输出改到标准错误',
+  "serve the run's web page on 127.0.0.1 while it runs (docs/dashboard.md)":
+    '运行期间在 127.0.0.1 上提供本次运行的网页(docs/dashboard.md)',
+  "the web page's port with --dashboard (default: any free port)":
+    '--dashboard 网页的端口(默认:任一空闲端口)',
+  "Serve a run's live web page on 127.0.0.1: steps, verdicts, spend, context, questions":
+    '在 127.0.0.1 上提供运行的实时网页:步骤、判定、花费、上下文、提问',
+  'the port to listen on (default: any free port)': '监听的端口(默认:任一空闲端口)',
+  "the run's dollar cap, to show spend against": '本次运行的美元上限,用来对照花费',
   'Run a workflow you wrote (target = module:export)': '运行你写的工作流(target = 模块:导出名)',
   'module:export, e.g. ./flows.js:main': '模块:导出名,例如 ./flows.js:main',
   'Run a single agent once': '运行单个代理一次',

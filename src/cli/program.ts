@@ -14,7 +14,7 @@ import {
 } from '@commander-js/extra-typings';
 import { VERSION } from '../config/package-info.js';
 import { DEFAULT_HELP, helpConfiguration, translateHelp, type HelpContext } from './help-text.js';
-import { parseBudget, parseTimeout, parseToolList, wholeNumberAtLeast } from './option-parsers.js';
+import { parseBudget, parsePort, parseTimeout, parseToolList, wholeNumberAtLeast } from './option-parsers.js';
 import type { CompletionShell } from './shell-completion.js';
 
 /** The help text of `--json` (`once`, `run`, `go`). */
@@ -46,6 +46,8 @@ export type StatusOptions = ReturnType<ReturnType<typeof declareStatus>['opts']>
 export type VerifyOptions = ReturnType<ReturnType<typeof declareVerify>['opts']>;
 /** `analyze` options, as parsed (inferred from {@link declareAnalyze}). */
 export type AnalyzeOptions = ReturnType<ReturnType<typeof declareAnalyze>['opts']>;
+/** `dashboard` options, as parsed (inferred from {@link declareDashboard}). */
+export type DashboardOptions = ReturnType<ReturnType<typeof declareDashboard>['opts']>;
 
 /** What each subcommand does; each resolves to the process exit code. */
 export interface CommandHandlers {
@@ -62,6 +64,8 @@ export interface CommandHandlers {
   verify(dir: string | undefined, options: VerifyOptions, globals: GlobalOptions): Promise<number>;
   /** `flower analyze [runDir]`: the run's figures, read-only (docs/analyze.md). */
   analyze(runDir: string | undefined, options: AnalyzeOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower dashboard [runDir]`: the run's web page on 127.0.0.1 until Ctrl-C. */
+  dashboard(dir: string | undefined, options: DashboardOptions, globals: GlobalOptions): Promise<number>;
   /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
   completion(shell: CompletionShell, program: CommandUnknownOpts): Promise<number>;
 }
@@ -163,6 +167,10 @@ export function createProgram(
     exitCode = await handlers.analyze(runDir, options, globals());
   });
 
+  declareDashboard(program.command('dashboard')).action(async (dir, options) => {
+    exitCode = await handlers.dashboard(dir, options, globals());
+  });
+
   program
     .command('completion')
     .description('Print a shell completion script, e.g. source <(flower completion bash)')
@@ -224,7 +232,22 @@ function declareGo<Globals extends OptionValues>(command: NewSubcommand<Globals>
     .option('--clarify-only', 'run only the clarify step')
     .option('--no-trim', 'do not trim old large tool results on resume')
     .option('-b, --budget <usd>', 'dollar cap for the whole run', parseBudget)
-    .option('--json', JSON_HELP);
+    .option('--json', JSON_HELP)
+    .option('--dashboard', "serve the run's web page on 127.0.0.1 while it runs (docs/dashboard.md)")
+    .option(
+      '--dashboard-port <port>',
+      "the web page's port with --dashboard (default: any free port)",
+      parsePort,
+    );
+}
+
+/** Declares `dashboard`'s argument and options; {@link DashboardOptions} is inferred from here. */
+function declareDashboard<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description("Serve a run's live web page on 127.0.0.1: steps, verdicts, spend, context, questions")
+    .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
+    .option('--port <port>', 'the port to listen on (default: any free port)', parsePort)
+    .option('-b, --budget <usd>', "the run's dollar cap, to show spend against", parseBudget);
 }
 
 /** Declares `run`'s argument and options; {@link RunOptions} is inferred from here. */

@@ -67,6 +67,12 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'aside.asking': '(正在提问…)',
   'aside.noRun':
     '这里还没有记录过运行({path} 不存在)。先用 flower "…" 或 flower run <module>:<export> 开始一次运行,再从另一个终端提问。',
+  'dashboard.noRun': '这里还没有记录过运行({path} 不存在)。先用 flower "…" 开始一次运行,再打开它的仪表板。',
+  'dashboard.head': '{path} 的仪表板',
+  'dashboard.read': '  查看:          {url}',
+  'dashboard.write': '  回答和提问:    {url}',
+  'dashboard.stop': 'Ctrl-C 关闭仪表板;运行不受影响。',
+  'dashboard.failed': '仪表板无法启动:{e}',
   'aside.noQuestion': '问题是空的。例如:flower ask "它在做什么?"',
   'aside.ended': '(这里没有正在进行的运行;根据上一次运行结束前的事件回答)',
 

@@ -83,6 +83,13 @@ export const EN_CATALOG = {
   'aside.asking': '(asking…)',
   'aside.noRun':
     'No run has been recorded here ({path} does not exist). Start one with flower "…" or flower run <module>:<export>, then ask from another terminal.',
+  'dashboard.noRun':
+    'No run has been recorded here ({path} does not exist). Start one with flower "…", then open its dashboard.',
+  'dashboard.head': 'Dashboard of {path}',
+  'dashboard.read': '  to look:            {url}',
+  'dashboard.write': '  to answer and ask:  {url}',
+  'dashboard.stop': 'Ctrl-C stops the dashboard; the run goes on.',
+  'dashboard.failed': 'The dashboard could not start: {e}',
   'aside.noQuestion': 'The question is empty. Ask one, e.g. flower ask "what is it doing?"',
   'aside.ended': '(no run is in progress here; answering from the last events of the run that ended)',
 

@@ -27,7 +27,7 @@ export function statusCommand(
   context: CommandContext,
 ): number {
   const { io } = context;
-  const { workspace, runDir } = locate(dir, globals, io.cwd);
+  const { workspace, runDir } = locateRun(dir, globals, io.cwd);
   const status = runStatus(workspace, runDir);
   if (options.json === true) {
     io.stdout.write(`${JSON.stringify(status)}\n`);
@@ -60,11 +60,11 @@ function fitToTerminal(lines: readonly string[], stream: OutputStream): string[]
 }
 
 /**
- * The workspace and run directory `status` looks at. A `dir` that is itself a run directory (it holds a
+ * The workspace and run directory `status` (and `dashboard`) looks at. A `dir` that is itself a run directory (it holds a
  * manifest but no `runs/` of its own) is taken as one, with its parent as the workspace, so both
  * `flower status ~/app` and `flower status ~/app/runs` work.
  */
-function locate(
+export function locateRun(
   dir: string | undefined,
   globals: GlobalOptions,
   cwd: string,
