@@ -11,6 +11,8 @@ const handlers: CommandHandlers = {
   ask: idle,
   demo: idle,
   status: idle,
+  exportRun: idle,
+  importRun: idle,
   completion: idle,
 };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
@@ -42,8 +44,10 @@ describe('rewriteSetsOf', () => {
       'ask',
       'completion',
       'demo',
+      'export',
       'go',
       'help',
+      'import',
       'once',
       'run',
       'setup',

@@ -42,6 +42,9 @@ export type OnceOptions = ReturnType<ReturnType<typeof declareOnce>['opts']>;
 /** `status` options, as parsed (inferred from {@link declareStatus}). */
 export type StatusOptions = ReturnType<ReturnType<typeof declareStatus>['opts']>;
 
+/** `export` options, as parsed (inferred from {@link declareExport}). */
+export type ExportCommandOptions = ReturnType<ReturnType<typeof declareExport>['opts']>;
+
 /** What each subcommand does; each resolves to the process exit code. */
 export interface CommandHandlers {
   go(ask: string | undefined, options: GoOptions, globals: GlobalOptions): Promise<number>;
@@ -53,6 +56,10 @@ export interface CommandHandlers {
   demo(globals: GlobalOptions): Promise<number>;
   /** `flower status [dir]`: where a run stands, read-only. */
   status(dir: string | undefined, options: StatusOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower export [dir] -o FILE`: the run as one `.tar.gz` (docs/scaling.md). */
+  exportRun(dir: string | undefined, options: ExportCommandOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower import FILE [-w DIR]`: unpacks an exported run where `flower` resumes it. */
+  importRun(archive: string, globals: GlobalOptions): Promise<number>;
   /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
   completion(shell: CompletionShell, program: CommandUnknownOpts): Promise<number>;
 }
@@ -145,6 +152,20 @@ export function createProgram(
   declareStatus(program.command('status')).action(async (dir, options) => {
     exitCode = await handlers.status(dir, options, globals());
   });
+
+  declareExport(program.command('export')).action(async (dir, options) => {
+    exitCode = await handlers.exportRun(dir, options, globals());
+  });
+
+  program
+    .command('import')
+    .description(
+      'Unpack a run that flower export wrote into -w DIR (default: here) and make it resumable there',
+    )
+    .argument('<archive>', 'the .tar.gz flower export wrote')
+    .action(async (archive) => {
+      exitCode = await handlers.importRun(archive, globals());
+    });
 
   program
     .command('completion')
@@ -239,6 +260,17 @@ function declareOnce<Globals extends OptionValues>(command: NewSubcommand<Global
     .option('--resume <session_id>', 'continue an existing session')
     .option('--fork', 'with --resume: fork into a new session instead of continuing')
     .option('--json', JSON_HELP);
+}
+
+/** Declares `export`'s argument and options; {@link ExportCommandOptions} is inferred from here. */
+function declareExport<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description(
+      'Pack the run of a folder (transcripts, manifest, lineage, notes, workbench) into one .tar.gz',
+    )
+    .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
+    .requiredOption('-o, --output <file>', 'the .tar.gz to write (must not exist)')
+    .option('--to <url>', 'move the run into a PostgreSQL store instead (not available yet)');
 }
 
 /** Declares `status`'s argument and options; {@link StatusOptions} is inferred from here. */

@@ -16,6 +16,8 @@ const handlers: CommandHandlers = {
   ask: idle,
   demo: idle,
   status: idle,
+  exportRun: idle,
+  importRun: idle,
   completion: idle,
 };
 

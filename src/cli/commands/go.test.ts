@@ -73,6 +73,8 @@ describe('go options', () => {
       ask: idle,
       demo: idle,
       status: idle,
+      exportRun: idle,
+      importRun: idle,
       completion: idle,
     };
     const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });

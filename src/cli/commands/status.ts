@@ -64,7 +64,7 @@ function fitToTerminal(lines: readonly string[], stream: OutputStream): string[]
  * manifest but no `runs/` of its own) is taken as one, with its parent as the workspace, so both
  * `flower status ~/app` and `flower status ~/app/runs` work.
  */
-function locate(
+export function locate(
   dir: string | undefined,
   globals: GlobalOptions,
   cwd: string,
