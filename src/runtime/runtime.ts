@@ -50,8 +50,9 @@ import { ContextWatermark } from './context-watermark.js';
 import { HandoffPolicy } from './handoff-policy.js';
 import { IndexRelay } from './index-relay.js';
 import { tiedSpawn } from '../agent/tied-spawn.js';
-import type { Options } from '../agent/claude-sdk.js';
-import { OWN_TOKEN, RunProcesses } from './run-processes.js';
+import type { HookCallback, Options } from '../agent/claude-sdk.js';
+import { endProcessesOf, OWN_TOKEN, RunProcesses } from './run-processes.js';
+import { leaseLostText, type RunLease } from './run-lease.js';
 import { unsandboxedWarning } from './session-sandbox.js';
 
 export type { RunOptions, RuntimeOptions } from './runtime-options.js';
@@ -101,6 +102,8 @@ export class Runtime {
   #closed = false;
   /** This process's record in `processes.json`: children to end after a crash, sessions it holds. */
   readonly #processes: RunProcesses;
+  /** The run's lease when the caller took one: no step starts without it. */
+  readonly #lease: RunLease | null;
   /** The workbench block last sent to each session (decisions.md D20). */
   readonly #indexSent = new Map<string, string>();
   /** The unsandboxed-shell warning is given once per runtime, at its first step. */
@@ -129,6 +132,14 @@ export class Runtime {
       prepareDirectory(directory, 'runDir', this.#lang);
     }
     this.#processes = new RunProcesses(this.runDir, this.runId);
+    this.#lease = options.lease ?? null;
+    // Lost (another process took over): the turn in flight is cut, so this process writes nothing more.
+    // Aborting alone only interrupts Claude Code, which may still send the turn's tool results; its
+    // processes (and their tools) are ended first.
+    this.#lease?.onLost(() => {
+      endProcessesOf(OWN_TOKEN);
+      this.#current?.controller.abort(this.#leaseLost());
+    });
     this.budgetUsd = options.budgetUsd ?? null;
     this.workbench = workbenchFrom(options.workbench, this.workspace, this.runDir);
     this.workbench?.ensure();
@@ -190,6 +201,8 @@ export class Runtime {
       );
     }
     this.#prepareIsolation(spec);
+    // Renewed (and so checked) right before the step: a lease lost meanwhile stops here, before any turn.
+    if (this.#lease !== null && !this.#lease.renew()) throw this.#leaseLost();
     this.#claimResume(options.resume ?? null);
     // Read when called, not now: a caller may still set the runtime's fields while the step runs.
     const onSession = (): ((sessionId: string) => void) | null =>
@@ -317,6 +330,7 @@ export class Runtime {
         step.controller.abort();
       }
       this.#persist(null);
+      this.#lease?.release();
       this.#processes.leave();
     } catch {
       // A rescue runs while the process is dying; there is nobody left to tell.
@@ -332,6 +346,7 @@ export class Runtime {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#lease?.release();
     this.#processes.leave();
     try {
       this.store.close();
@@ -374,6 +389,11 @@ export class Runtime {
     }
   }
 
+  /** The stop of a process whose lease another one took (or that could not renew it). */
+  #leaseLost(): FlowerError {
+    return new FlowerError('LEASE_LOST', leaseLostText(this.#lease?.lostTo ?? null));
+  }
+
   /** Every child this runtime starts is tied to this process and recorded (see `tiedSpawn`). */
   #tie(options: Options): Options {
     options.spawnClaudeCodeProcess = tiedSpawn({
@@ -381,7 +401,30 @@ export class Runtime {
       onSpawn: (pid) => this.#processes.addChild(pid),
       onExit: (pid) => this.#processes.removeChild(pid),
     });
+    if (this.#lease !== null) this.#checkLeaseAfterTools(options, this.#lease);
     return options;
+  }
+
+  /**
+   * After every tool call, before its result goes back to the model, the lease is renewed. A process that
+   * lost it aborts the step and never answers the hook, so Claude Code, which waits for the answer before it
+   * sends the result, never asks for the next turn (the heartbeat alone could be up to one interval late,
+   * and a `continue: false` answer still lets that request go out).
+   */
+  #checkLeaseAfterTools(options: Options, lease: RunLease): void {
+    const check: HookCallback = (_input, _toolUseId, { signal }) => {
+      // renew() tells the onLost listener, which ends Claude Code and aborts the step.
+      if (lease.renew()) return Promise.resolve({});
+      const stop = { continue: false, stopReason: leaseLostText(lease.lostTo) };
+      return new Promise((resolve) => {
+        if (signal.aborted) resolve(stop);
+        else signal.addEventListener('abort', () => resolve(stop), { once: true });
+      });
+    };
+    options.hooks = {
+      ...options.hooks,
+      PostToolUse: [...(options.hooks?.PostToolUse ?? []), { hooks: [check] }],
+    };
   }
 
   #spent(): number {

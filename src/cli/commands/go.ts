@@ -32,6 +32,7 @@ import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import { readStartupLine } from '../startup-prompt.js';
 import { wakeBanner } from '../wake-banner.js';
 import { attachLines } from '../attach-lines.js';
+import { acquireRunLease, attachToHolder, reportLostLease } from '../lease-gate.js';
 
 /** What `/new` typed at the startup prompt means: start over, as `--new` does. */
 export const NEW_COMMAND = '/new';
@@ -93,8 +94,14 @@ export async function goCommand(
   // Claimed under the lock before anything is changed (`--new` archives): of two starts, one attaches.
   // Claiming writes processes.json, the first file of a new run directory: it must ignore itself first.
   createRunDirectory(directory);
+  // The lease first: it is what another host sees too (docs/scaling.md).
+  const claim = acquireRunLease(directory, 'go', config.env);
+  if (claim.kind === 'held') return attachToHolder(claim.holder, directory, startup.renderer, lang);
   const holder = processes.enter({ go: true });
-  if (holder !== null) return attach(holder, directory, startup.renderer, lang);
+  if (holder !== null) {
+    claim.lease.release();
+    return attach(holder, directory, startup.renderer, lang);
+  }
 
   const starter = buildStarter(request.ask, {
     workspace,
@@ -119,13 +126,14 @@ export async function goCommand(
     }),
     budgetUsd: options.budget ?? null,
     workbench: starter.workbench,
+    lease: claim.lease,
     ...knownGit,
   });
   if (starter.amended) {
     const key = options.goal && options.clarifyOnly !== true ? 'wake.amended' : 'wake.amendedNoGoal';
     renderer.print(uiText(key, { text: request.ask }, lang), 'green');
   }
-  return driveWorkflow({
+  const code = await driveWorkflow({
     workflow: starter.workflow,
     runtime,
     startup,
@@ -133,6 +141,7 @@ export async function goCommand(
     started,
     json: options.json === true,
   });
+  return reportLostLease(claim.lease, io, code);
 }
 
 /**
