@@ -29,7 +29,12 @@ export type FlowerErrorCode =
   | 'STORE_MISSING'
   | 'STORE_UNREADABLE'
   | 'STORE_DRIVER'
-  | 'PORT_UNAVAILABLE';
+  | 'PORT_UNAVAILABLE'
+  | 'NO_RUN'
+  | 'EXPORT_CREDENTIAL'
+  | 'RUN_ARCHIVE'
+  | 'NOT_SUPPORTED'
+  | 'LEASE_LOST';
 
 const marker = Symbol.for('flower-agent.error');
 

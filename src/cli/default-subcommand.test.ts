@@ -14,6 +14,8 @@ const handlers: CommandHandlers = {
   verify: idle,
   analyze: idle,
   dashboard: idle,
+  exportRun: idle,
+  importRun: idle,
   completion: idle,
 };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
@@ -47,8 +49,10 @@ describe('rewriteSetsOf', () => {
       'completion',
       'dashboard',
       'demo',
+      'export',
       'go',
       'help',
+      'import',
       'once',
       'run',
       'setup',

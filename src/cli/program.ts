@@ -48,6 +48,8 @@ export type VerifyOptions = ReturnType<ReturnType<typeof declareVerify>['opts']>
 export type AnalyzeOptions = ReturnType<ReturnType<typeof declareAnalyze>['opts']>;
 /** `dashboard` options, as parsed (inferred from {@link declareDashboard}). */
 export type DashboardOptions = ReturnType<ReturnType<typeof declareDashboard>['opts']>;
+/** `export` options, as parsed (inferred from {@link declareExport}). */
+export type ExportCommandOptions = ReturnType<ReturnType<typeof declareExport>['opts']>;
 
 /** What each subcommand does; each resolves to the process exit code. */
 export interface CommandHandlers {
@@ -66,6 +68,10 @@ export interface CommandHandlers {
   analyze(runDir: string | undefined, options: AnalyzeOptions, globals: GlobalOptions): Promise<number>;
   /** `flower dashboard [runDir]`: the run's web page on 127.0.0.1 until Ctrl-C. */
   dashboard(dir: string | undefined, options: DashboardOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower export [dir] -o FILE`: the run as one `.tar.gz` (docs/scaling.md). */
+  exportRun(dir: string | undefined, options: ExportCommandOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower import FILE [-w DIR]`: unpacks an exported run where `flower` resumes it. */
+  importRun(archive: string, globals: GlobalOptions): Promise<number>;
   /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
   completion(shell: CompletionShell, program: CommandUnknownOpts): Promise<number>;
 }
@@ -170,6 +176,20 @@ export function createProgram(
   declareDashboard(program.command('dashboard')).action(async (dir, options) => {
     exitCode = await handlers.dashboard(dir, options, globals());
   });
+
+  declareExport(program.command('export')).action(async (dir, options) => {
+    exitCode = await handlers.exportRun(dir, options, globals());
+  });
+
+  program
+    .command('import')
+    .description(
+      'Unpack a run that flower export wrote into -w DIR (default: here) and make it resumable there',
+    )
+    .argument('<archive>', 'the .tar.gz flower export wrote')
+    .action(async (archive) => {
+      exitCode = await handlers.importRun(archive, globals());
+    });
 
   program
     .command('completion')
@@ -289,6 +309,17 @@ function declareVerify<Globals extends OptionValues>(command: NewSubcommand<Glob
     )
     .argument('[dir]', 'the workspace (default: -w, else the current directory)')
     .option('--json', 'print the results as one JSON object');
+}
+
+/** Declares `export`'s argument and options; {@link ExportCommandOptions} is inferred from here. */
+function declareExport<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description(
+      'Pack the run of a folder (transcripts, manifest, lineage, notes, workbench) into one .tar.gz',
+    )
+    .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
+    .requiredOption('-o, --output <file>', 'the .tar.gz to write (must not exist)')
+    .option('--to <url>', 'move the run into a PostgreSQL store instead (not available yet)');
 }
 
 /** Declares `status`'s argument and options; {@link StatusOptions} is inferred from here. */

@@ -74,6 +74,14 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       const { dashboardCommand } = await import('./commands/dashboard.js');
       return dashboardCommand(dir, options, globals, context);
     },
+    exportRun: async (dir, options, globals) => {
+      const { exportCommand } = await import('./commands/export.js');
+      return exportCommand(dir, options, globals, context);
+    },
+    importRun: async (archive, globals) => {
+      const { importCommand } = await import('./commands/import.js');
+      return importCommand(archive, globals, context);
+    },
     completion: async (shell, program) => {
       const { completionScript } = await import('./shell-completion.js');
       io.stdout.write(completionScript(shell, program));

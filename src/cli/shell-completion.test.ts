@@ -19,6 +19,8 @@ const handlers: CommandHandlers = {
   verify: idle,
   analyze: idle,
   dashboard: idle,
+  exportRun: idle,
+  importRun: idle,
   completion: idle,
 };
 

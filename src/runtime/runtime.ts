@@ -45,7 +45,8 @@ import { excludeWorktrees } from '../workbench/exclude-worktrees.js';
 import { isGitWorkTree } from '../workbench/git-work-tree.js';
 import type { Workbench } from '../workbench/workbench.js';
 import type { HandoffPolicy } from './handoff-policy.js';
-import { RunProcesses } from './run-processes.js';
+import { endProcessesOf, OWN_TOKEN, RunProcesses } from './run-processes.js';
+import { leaseLostText, type RunLease } from './run-lease.js';
 import { unsandboxedWarning } from './session-sandbox.js';
 import { loopDeps, loopStart, startStep, tieAbort, type RunWiring } from './step-wiring.js';
 import { priceGuessWarning } from './price-warning.js';
@@ -104,6 +105,8 @@ export class Runtime {
   #closed = false;
   /** This process's record in `processes.json`: children to end after a crash, sessions it holds. */
   readonly #processes: RunProcesses;
+  /** The run's lease when the caller took one: no step starts without it. */
+  readonly #lease: RunLease | null;
   /** The workbench block last sent to each session (decisions.md D20). */
   readonly #indexSent = new Map<string, string>();
   /** The unsandboxed-shell warning is given once per runtime, at its first step. */
@@ -135,6 +138,14 @@ export class Runtime {
       prepareDirectory(directory, 'runDir', this.#lang);
     }
     this.#processes = new RunProcesses(this.runDir, this.runId);
+    this.#lease = options.lease ?? null;
+    // Lost (another process took over): the turn in flight is cut, so this process writes nothing more.
+    // Aborting alone only interrupts Claude Code, which may still send the turn's tool results; its
+    // processes (and their tools) are ended first.
+    this.#lease?.onLost(() => {
+      endProcessesOf(OWN_TOKEN);
+      this.#current?.controller.abort(this.#leaseLost());
+    });
     this.budgetUsd = options.budgetUsd ?? null;
     this.prices = new PriceTable(config.prices ?? null);
     this.prices.onGuess = (model, lookup) => {
@@ -201,6 +212,8 @@ export class Runtime {
       );
     }
     this.#prepareIsolation(spec);
+    // Renewed (and so checked) right before the step: a lease lost meanwhile stops here, before any turn.
+    if (this.#lease !== null && !this.#lease.renew()) throw this.#leaseLost();
     this.#claimResume(options.resume ?? null);
     const wiring = this.#wiring();
     const step = startStep(spec, options, wiring);
@@ -277,6 +290,7 @@ export class Runtime {
         step.controller.abort();
       }
       this.#persist(null);
+      this.#lease?.release();
       this.#processes.leave();
     } catch {
       // A rescue runs while the process is dying; there is nobody left to tell.
@@ -292,6 +306,7 @@ export class Runtime {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#lease?.release();
     this.#processes.leave();
     try {
       this.store.close();
@@ -376,6 +391,11 @@ export class Runtime {
     this.#persist(null);
   }
 
+  /** The stop of a process whose lease another one took (or that could not renew it). */
+  #leaseLost(): FlowerError {
+    return new FlowerError('LEASE_LOST', leaseLostText(this.#lease?.lostTo ?? null));
+  }
+
   /** What this runtime lends a run (step-wiring.ts). */
   #wiring(): RunWiring {
     return {
@@ -393,6 +413,7 @@ export class Runtime {
       budgetUsd: this.budgetUsd,
       prices: this.prices,
       runId: this.runId,
+      lease: this.#lease,
       attemptContext: () => this.#attemptContext(),
       onSession: () => this.onSession,
       onHandoff: () => this.onHandoff,

@@ -76,6 +76,8 @@ describe('go options', () => {
       verify: idle,
       analyze: idle,
       dashboard: idle,
+      exportRun: idle,
+      importRun: idle,
       completion: idle,
     };
     const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });

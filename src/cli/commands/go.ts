@@ -37,6 +37,7 @@ import { wakeBanner } from '../wake-banner.js';
 import { attachLines } from '../attach-lines.js';
 import { errorMessage } from '../../internal/error-text.js';
 import { dashboardLines, openDashboard } from './dashboard.js';
+import { acquireRunLease, attachToHolder, reportLostLease } from '../lease-gate.js';
 
 /** What `/new` typed at the startup prompt means: start over, as `--new` does. */
 export const NEW_COMMAND = '/new';
@@ -130,8 +131,15 @@ export async function goCommand(
   }
   // Claimed under the lock before anything is changed (`--new` archives): of two starts, one attaches.
   // Claiming writes processes.json, the first file of a new run directory: it must ignore itself first.
+  // The lease first: it is what another host sees too (docs/scaling.md).
+  const claim = acquireRunLease(directory, 'go', config.env);
+  if (claim.kind === 'held') {
+    await dashboard?.close();
+    return attachToHolder(claim.holder, directory, startup.renderer, lang);
+  }
   const holder = processes.enter({ go: true });
   if (holder !== null) {
+    claim.lease.release();
     await dashboard?.close();
     return attach(holder, directory, startup.renderer, lang);
   }
@@ -159,6 +167,7 @@ export async function goCommand(
     }),
     budgetUsd: options.budget ?? null,
     workbench: starter.workbench,
+    lease: claim.lease,
     ...knownGit,
   });
   workbench = starter.workbench;
@@ -167,7 +176,7 @@ export async function goCommand(
     renderer.print(uiText(key, { text: request.ask }, lang), 'green');
   }
   try {
-    return await driveWorkflow({
+    const code = await driveWorkflow({
       workflow: starter.workflow,
       runtime,
       startup,
@@ -175,6 +184,7 @@ export async function goCommand(
       started,
       json: options.json === true,
     });
+    return reportLostLease(claim.lease, io, code);
   } finally {
     await dashboard?.close();
   }
