@@ -13,6 +13,7 @@ const handlers: CommandHandlers = {
   status: idle,
   verify: idle,
   analyze: idle,
+  doctor: idle,
   completion: idle,
 };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
@@ -45,6 +46,7 @@ describe('rewriteSetsOf', () => {
       'ask',
       'completion',
       'demo',
+      'doctor',
       'go',
       'help',
       'once',

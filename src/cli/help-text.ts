@@ -98,6 +98,9 @@ const ZH_HELP: Readonly<Record<string, string>> = {
   'print the figures as one JSON object (schema flower-analyze/1, docs/analyze.md)':
     '把数字输出为一个 JSON 对象(模式 flower-analyze/1,见 docs/analyze.md)',
   'also write a self-contained HTML report with charts to <file>': '另外把带图表的独立 HTML 报告写到 <file>',
+  "Check a run's transcripts, manifest, lineage, tool journal and processes; exit 1 on an error; read-only":
+    '检查一次运行的会话记录、清单、谱系、工具日志和进程;有错误时以 1 退出;只读',
+  'print the findings as one JSON object': '把检查结果输出为一个 JSON 对象',
   'Print a shell completion script, e.g. source <(flower completion bash)':
     '输出 shell 补全脚本,例如 source <(flower completion bash)',
   'the shell': 'shell 类型',

@@ -44,6 +44,8 @@ export type StatusOptions = ReturnType<ReturnType<typeof declareStatus>['opts']>
 
 /** `verify` options, as parsed (inferred from {@link declareVerify}). */
 export type VerifyOptions = ReturnType<ReturnType<typeof declareVerify>['opts']>;
+/** `doctor` options, as parsed (inferred from {@link declareDoctor}). */
+export type DoctorOptions = ReturnType<ReturnType<typeof declareDoctor>['opts']>;
 /** `analyze` options, as parsed (inferred from {@link declareAnalyze}). */
 export type AnalyzeOptions = ReturnType<ReturnType<typeof declareAnalyze>['opts']>;
 
@@ -62,6 +64,8 @@ export interface CommandHandlers {
   verify(dir: string | undefined, options: VerifyOptions, globals: GlobalOptions): Promise<number>;
   /** `flower analyze [runDir]`: the run's figures, read-only (docs/analyze.md). */
   analyze(runDir: string | undefined, options: AnalyzeOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower doctor [runDir]`: what is wrong with a run's transcripts and records, read-only (docs/doctor.md). */
+  doctor(runDir: string | undefined, options: DoctorOptions, globals: GlobalOptions): Promise<number>;
   /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
   completion(shell: CompletionShell, program: CommandUnknownOpts): Promise<number>;
 }
@@ -161,6 +165,10 @@ export function createProgram(
 
   declareAnalyze(program.command('analyze')).action(async (runDir, options) => {
     exitCode = await handlers.analyze(runDir, options, globals());
+  });
+
+  declareDoctor(program.command('doctor')).action(async (runDir, options) => {
+    exitCode = await handlers.doctor(runDir, options, globals());
   });
 
   program
@@ -276,6 +284,16 @@ function declareStatus<Globals extends OptionValues>(command: NewSubcommand<Glob
     )
     .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
     .option('--json', 'print it as one JSON object');
+}
+
+/** Declares `doctor`'s argument and options; {@link DoctorOptions} is inferred from here. */
+function declareDoctor<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description(
+      "Check a run's transcripts, manifest, lineage, tool journal and processes; exit 1 on an error; read-only",
+    )
+    .argument('[dir]', 'the run directory or its workspace (default: -r, else <workspace>/runs)')
+    .option('--json', 'print the findings as one JSON object');
 }
 
 /** Declares `analyze`'s argument and options; {@link AnalyzeOptions} is inferred from here. */

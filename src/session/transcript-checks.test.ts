@@ -119,7 +119,7 @@ const corpus: Case[] = [
   {
     name: 'duplicated: a uuid given to two different entries',
     breakIt: (entries) => {
-      entries[at(entries, '68654c')]!['uuid'] = entries[at(entries, '5389e7')]!['uuid'];
+      entries[at(entries, '68654c')]!['uuid'] = entries[at(entries, '5389e7')]!['uuid'] as string;
       return entries;
     },
     // The reply after the attachment now names a uuid that no entry has.
