@@ -11,12 +11,14 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { projectKey } from '../../src/agent/project-key.js';
 import type { Entry } from '../../src/session/entry-content.js';
 import { SqliteSessionStore } from '../../src/session/sqlite-session-store.js';
+import { ToolJournal } from '../../src/session/tool-journal.js';
+import Database from 'better-sqlite3';
 import { FLOWER_CLI } from './support/flower-process.js';
 import { TmuxScreen } from './support/tmux-screen.js';
 
 const fixture = JSON.parse(
   readFileSync(new URL('../fixtures/transcripts/claude-code-2.1.334.json', import.meta.url), 'utf8'),
-) as { main: Entry[] };
+) as { main: Entry[]; subagent: Entry[]; subpath: string };
 
 const SOUND = '11111111-1111-4111-8111-111111111111';
 const BROKEN = '22222222-2222-4222-8222-222222222222';
@@ -217,6 +219,47 @@ describe('flower doctor (e2e)', () => {
       ['lineage-resumes-retired', RETIRED],
       ['lineage-session-missing', '44444444-4444-4444-8444-444444444444'],
       ['leftover-process-record', null],
+    ]);
+  });
+
+  test('a subagent transcript, the summary and the tool journal are checked too', async () => {
+    const { workspace, runDir } = await runDirectory({ [SOUND]: recorded() });
+    const path = join(runDir, 'sessions.db');
+    const store = new SqliteSessionStore(path);
+    const subagent = structuredClone(fixture.subagent);
+    (subagent.findLast((entry) => entry.type === 'assistant')!['message'] as { content: unknown }).content =
+      [];
+    await store.append(
+      { projectKey: projectKey(workspace), sessionId: SOUND, subpath: fixture.subpath },
+      subagent,
+    );
+    store.close();
+    // A call the gate let through whose transcript entry was never written (the run was killed first).
+    const journal = new ToolJournal(path);
+    const lost = { toolName: 'Bash', input: { command: 'make' }, startedAt: 1, agentId: null };
+    journal.record({ sessionId: SOUND, toolUseId: 'toolu_lost_in_the_kill', ...lost });
+    journal.close();
+    // A summary another writer left behind: it names a first prompt the transcript does not have.
+    const database = new Database(path);
+    const row = JSON.parse(
+      (database.prepare('SELECT data FROM summaries WHERE session_id = ?').get(SOUND) as { data: string })
+        .data,
+    ) as { data: Record<string, unknown> };
+    row.data['firstPrompt'] = 'a prompt nobody wrote';
+    database.prepare('UPDATE summaries SET data = ? WHERE session_id = ?').run(JSON.stringify(row), SOUND);
+    database.close();
+
+    const result = await doctor(runDir, runDir, '--json');
+    expect(result.exitCode).toBe(1);
+    const report = JSON.parse(result.stdout) as {
+      transcripts: number;
+      findings: Array<Record<string, unknown>>;
+    };
+    expect(report.transcripts).toBe(2);
+    expect(report.findings.map((finding) => [finding['area'], finding['rule'], finding['subpath']])).toEqual([
+      ['summary', 'summary-disagrees', null],
+      ['transcript', 'empty-content', fixture.subpath],
+      ['journal', 'journal-call-not-in-transcript', null],
     ]);
   });
 
