@@ -16,6 +16,7 @@ const handlers: CommandHandlers = {
   dashboard: idle,
   exportRun: idle,
   importRun: idle,
+  doctor: idle,
   completion: idle,
 };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
@@ -50,6 +51,7 @@ describe('rewriteSetsOf', () => {
       'dashboard',
       'demo',
       'export',
+      'doctor',
       'go',
       'help',
       'import',

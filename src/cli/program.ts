@@ -44,6 +44,8 @@ export type StatusOptions = ReturnType<ReturnType<typeof declareStatus>['opts']>
 
 /** `verify` options, as parsed (inferred from {@link declareVerify}). */
 export type VerifyOptions = ReturnType<ReturnType<typeof declareVerify>['opts']>;
+/** `doctor` options, as parsed (inferred from {@link declareDoctor}). */
+export type DoctorOptions = ReturnType<ReturnType<typeof declareDoctor>['opts']>;
 /** `analyze` options, as parsed (inferred from {@link declareAnalyze}). */
 export type AnalyzeOptions = ReturnType<ReturnType<typeof declareAnalyze>['opts']>;
 /** `dashboard` options, as parsed (inferred from {@link declareDashboard}). */
@@ -72,6 +74,8 @@ export interface CommandHandlers {
   exportRun(dir: string | undefined, options: ExportCommandOptions, globals: GlobalOptions): Promise<number>;
   /** `flower import FILE [-w DIR]`: unpacks an exported run where `flower` resumes it. */
   importRun(archive: string, globals: GlobalOptions): Promise<number>;
+  /** `flower doctor [runDir]`: what is wrong with a run's transcripts and records, read-only (docs/doctor.md). */
+  doctor(runDir: string | undefined, options: DoctorOptions, globals: GlobalOptions): Promise<number>;
   /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
   completion(shell: CompletionShell, program: CommandUnknownOpts): Promise<number>;
 }
@@ -190,6 +194,10 @@ export function createProgram(
     .action(async (archive) => {
       exitCode = await handlers.importRun(archive, globals());
     });
+
+  declareDoctor(program.command('doctor')).action(async (runDir, options) => {
+    exitCode = await handlers.doctor(runDir, options, globals());
+  });
 
   program
     .command('completion')
@@ -330,6 +338,16 @@ function declareStatus<Globals extends OptionValues>(command: NewSubcommand<Glob
     )
     .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
     .option('--json', 'print it as one JSON object');
+}
+
+/** Declares `doctor`'s argument and options; {@link DoctorOptions} is inferred from here. */
+function declareDoctor<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description(
+      "Check a run's transcripts, manifest, lineage, tool journal and processes; exit 1 on an error; read-only",
+    )
+    .argument('[dir]', 'the run directory or its workspace (default: -r, else <workspace>/runs)')
+    .option('--json', 'print the findings as one JSON object');
 }
 
 /** Declares `analyze`'s argument and options; {@link AnalyzeOptions} is inferred from here. */

@@ -82,6 +82,10 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       const { importCommand } = await import('./commands/import.js');
       return importCommand(archive, globals, context);
     },
+    doctor: async (runDir, options, globals) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
+      return doctorCommand(runDir, options, globals, context);
+    },
     completion: async (shell, program) => {
       const { completionScript } = await import('./shell-completion.js');
       io.stdout.write(completionScript(shell, program));

@@ -21,6 +21,7 @@ const handlers: CommandHandlers = {
   dashboard: idle,
   exportRun: idle,
   importRun: idle,
+  doctor: idle,
   completion: idle,
 };
 

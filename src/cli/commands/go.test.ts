@@ -78,6 +78,7 @@ describe('go options', () => {
       dashboard: idle,
       exportRun: idle,
       importRun: idle,
+      doctor: idle,
       completion: idle,
     };
     const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
