@@ -12,7 +12,12 @@ function response(id: string, output: number, blocks: unknown[] = [{ type: 'text
 }
 
 function dispatch(toolUseId: string, type: string, description: string, prompt: string) {
-  return { type: 'tool_use', id: toolUseId, name: 'Agent', input: { subagent_type: type, description, prompt } };
+  return {
+    type: 'tool_use',
+    id: toolUseId,
+    name: 'Agent',
+    input: { subagent_type: type, description, prompt },
+  };
 }
 
 function agentResult(toolUseId: string, agentId: string) {
@@ -40,7 +45,10 @@ describe('costBreakdown', () => {
             response('m2', 50),
           ],
         },
-        { key: 'proj/s1/subagents/agent-a1', entries: [prompt('Write the parser\nin src/'), response('x1', 900)] },
+        {
+          key: 'proj/s1/subagents/agent-a1',
+          entries: [prompt('Write the parser\nin src/'), response('x1', 900)],
+        },
         {
           key: 'proj/s1/subagents/agent-a2',
           entries: [prompt('Test the parser'), response('y1', 300), response('y1', 300), response('y2', 10)],
@@ -94,7 +102,12 @@ describe('costBreakdown', () => {
       },
     ]);
     expect(breakdown.subagents).toEqual([
-      expect.objectContaining({ agent: 'agent-b', type: 'reviewer', description: 'two', task: 'Second task' }),
+      expect.objectContaining({
+        agent: 'agent-b',
+        type: 'reviewer',
+        description: 'two',
+        task: 'Second task',
+      }),
     ]);
     expect(breakdown.subagents[0]!.step).toBeNull();
     expect(breakdown.roles).toEqual([{ role: '-', usd: usd(10) + usd(70) }]);
@@ -133,5 +146,16 @@ describe('costBreakdown', () => {
   test('the task line is the first non-empty line of the prompt', () => {
     expect(taskLine('\n  Do the thing  \nthen more')).toBe('Do the thing');
     expect(taskLine('')).toBe('');
+  });
+});
+
+describe('costBreakdown skips', () => {
+  test("the child's synthetic stand-in turns: they were never sent, so they are no response", () => {
+    const synthetic = {
+      type: 'assistant',
+      message: { id: 's1', model: '<synthetic>', usage: {}, content: [] },
+    };
+    const breakdown = costBreakdown([{ key: 'proj/a', entries: [synthetic, response('m1', 10)] }]);
+    expect(breakdown.responses).toBe(1);
   });
 });

@@ -19,6 +19,7 @@
  */
 import { isRecord } from '../internal/is-record.js';
 import { PriceTable } from './price-table.js';
+import type { StepCostBy } from './step-result.js';
 
 /** One transcript: its store key (`projectKey/sessionId[/subpath]`) and its entries in store order. */
 export interface CostTranscript {
@@ -181,13 +182,17 @@ export class CostAttribution {
     const blocks = blocksOf(message['content']);
     if (subpath === null) this.#learn(sessionId, entry, blocks);
     else if (entry['type'] === 'user' && !this.#agentPrompt.has(key)) {
-      const prompt = blocks.filter((block) => block['type'] === 'text').map((block) => stringField(block, 'text'));
+      const prompt = blocks
+        .filter((block) => block['type'] === 'text')
+        .map((block) => stringField(block, 'text'));
       this.#agentPrompt.set(key, prompt.join('\n'));
     }
     if (entry['type'] !== 'assistant') return;
     const id = message['id'];
     const usage = message['usage'];
     if (typeof id !== 'string' || id === '' || !isRecord(usage)) return;
+    // The child's own stand-in for a turn it never got (an interruption, an API error) is no response.
+    if (message['model'] === '<synthetic>') return;
     if (this.#counted.has(id)) return;
     this.#counted.add(id);
     if (!count) return;
@@ -216,7 +221,11 @@ export class CostAttribution {
   }
 
   /** A main transcript's `Agent` dispatches and the tool results that name the subagent they started. */
-  #learn(sessionId: string, entry: Record<string, unknown>, blocks: readonly Record<string, unknown>[]): void {
+  #learn(
+    sessionId: string,
+    entry: Record<string, unknown>,
+    blocks: readonly Record<string, unknown>[],
+  ): void {
     for (const block of blocks) {
       if (block['type'] === 'tool_use' && block['name'] === 'Agent' && typeof block['id'] === 'string') {
         if (this.#dispatches.has(block['id'])) continue;
@@ -247,7 +256,9 @@ export class CostAttribution {
       claimed.add(byResult);
       return known;
     }
-    const prompt = [...this.#agentPrompt].find(([key]) => key.endsWith(`/${sessionId}/subagents/${agent}`))?.[1];
+    const prompt = [...this.#agentPrompt].find(([key]) =>
+      key.endsWith(`/${sessionId}/subagents/${agent}`),
+    )?.[1];
     if (prompt === undefined) return null;
     for (const [toolUseId, dispatch] of this.#dispatches) {
       if (claimed.has(toolUseId) || dispatch.sessionId !== sessionId) continue;
@@ -345,4 +356,25 @@ export function costBreakdown(
   );
   for (const transcript of ordered) attribution.add(transcript.key, transcript.entries);
   return attribution.breakdown(steps);
+}
+
+/** A store key as text, `projectKey/sessionId[/subpath]` (the form the store's `store_key` column holds). */
+export function storeKeyText(key: { projectKey: string; sessionId: string; subpath?: string }): string {
+  return key.subpath === undefined || key.subpath === ''
+    ? `${key.projectKey}/${key.sessionId}`
+    : `${key.projectKey}/${key.sessionId}/${key.subpath}`;
+}
+
+/** One step's attribution for its manifest row: its main threads and its subagents, costliest first. */
+export function stepCostBy(breakdown: CostBreakdown): StepCostBy {
+  return {
+    mainUsd: breakdown.mainUsd,
+    subagents: breakdown.subagents.map(({ agent, type, description, task, usd }) => ({
+      agent,
+      type,
+      description,
+      task,
+      usd,
+    })),
+  };
 }
