@@ -203,6 +203,10 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'status.verdict': '第 {n} 轮评判:{state}',
   'status.total': '合计 ${c} · 上下文 {x}',
   'status.totalNoContext': '合计 ${c}',
+  'status.spenders': '花费最多（会话存储计价合计 ${c}）：',
+  'status.byRole': '按角色：{list}',
+  'status.mainThreads': '主线程：${c}',
+  'status.moreSubagents': '其余子代理：{n} 个，${c}',
 
   'trim.report.nothing': '未做裁剪',
   'trim.report.cleared': '归档了 {cleared} 个旧的工具结果(保留最近 {kept} 个大结果),约省 {tokens} tokens',

@@ -233,6 +233,10 @@ export const EN_CATALOG = {
   'status.verdict': 'verdict round {n}: {state}',
   'status.total': 'total ${c} · context {x}',
   'status.totalNoContext': 'total ${c}',
+  'status.spenders': 'Top spenders (${c} priced from the session store):',
+  'status.byRole': 'by role: {list}',
+  'status.mainThreads': 'main threads: ${c}',
+  'status.moreSubagents': 'more subagents: {n}, ${c}',
 
   // The load report after a resume (session trimming; `trimReport` joins the non-zero parts).
   'trim.report.nothing': 'Nothing trimmed',

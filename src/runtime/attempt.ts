@@ -18,6 +18,7 @@ import { errorText } from '../internal/error-text.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { redactingStore } from '../session/redact-credentials.js';
 import type { AttemptBudget } from './budget.js';
+import { stepCostBy, storeKeyText } from './cost-breakdown.js';
 import { savedCost } from './cost-ledger.js';
 import { observeStore } from './observed-store.js';
 import { StallWatchdog } from './stall-watchdog.js';
@@ -90,12 +91,16 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
 
   ledger.beginQuery(0);
   const store = observeStore(redactingStore(deps.store, credentialValues(deps.env ?? {})), {
-    onAppend(_key, entries) {
+    onAppend(key, entries) {
+      run.attribution.add(storeKeyText(key), entries);
+      result.costBy = stepCostBy(run.attribution.breakdown());
       let added = false;
       for (const entry of entries) added = ledger.noteStored(entry) || added;
       if (added) reportCost();
     },
     onLoad(key, entries) {
+      // Loaded responses were paid for before; their dispatches still name the subagents that go on.
+      run.attribution.load(storeKeyText(key), entries ?? []);
       if (key.sessionId !== plan.resume) return;
       ledger.noteLoaded(entries);
       if (key.subpath !== undefined) return;

@@ -37,6 +37,14 @@ export interface ManifestRow {
   checks?: CheckRecord;
   /** Only on a row a budget stopped: the cap's scope, its size and what was spent against it (additive). */
   budget_stop?: { scope: 'step' | 'run'; cap_usd: number; spent_usd: number };
+  /**
+   * Where the row's spend went (additive): responses priced as stored, on the main thread and in each
+   * subagent with the dispatch that started it. Absent on a row that stored no response.
+   */
+  cost_by?: {
+    main_usd: number;
+    subagents: Array<{ agent: string; type: string; description: string; task: string; cost_usd: number }>;
+  };
 }
 
 /** Lock timing: a lock older than `staleMs` is taken over; after `waitMs` the write goes ahead unlocked. */
@@ -71,6 +79,17 @@ export function manifestRow(result: StepResult, runId: string): ManifestRow {
           },
         }
       : {}),
+    ...(result.costBy === undefined
+      ? {}
+      : {
+          cost_by: {
+            main_usd: result.costBy.mainUsd,
+            subagents: result.costBy.subagents.map(({ usd, ...dispatch }) => ({
+              ...dispatch,
+              cost_usd: usd,
+            })),
+          },
+        }),
   };
 }
 

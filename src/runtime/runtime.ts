@@ -36,7 +36,7 @@ import type { Resilience } from './resilience.js';
 import { runLoop } from './run-loop.js';
 import { handoffFrom, resilienceFrom, workbenchFrom, type AttemptContext } from './runtime-setup.js';
 import { newRunId } from './run-id.js';
-import { sessionEntries } from './session-entries.js';
+import { sessionEntries, sessionTranscripts } from './session-entries.js';
 import { errorOutcome, HANDOFF_DUE, INTERRUPTED, KILLED } from './step-outcome.js';
 import { StepRun } from './step-run.js';
 import type { StepResult } from './step-result.js';
@@ -361,6 +361,7 @@ export class Runtime {
         runId: this.runId,
         sessionId,
         loadEntries: () => sessionEntries(this.store, this.projectKey, sessionId),
+        loadTranscripts: () => sessionTranscripts(this.store, this.projectKey, sessionId),
         now: Date.now() / 1000,
         prices: this.prices,
       });

@@ -9,6 +9,7 @@
 import type { Lang } from '../config/ui-text.js';
 import type { EventSink } from '../events/flower-event.js';
 import type { ContextWatermark } from './context-watermark.js';
+import { CostAttribution } from './cost-breakdown.js';
 import { CostLedger } from './cost-ledger.js';
 import { describeEvent, isNotice, type Emitted } from './describe-event.js';
 import { recordOutcome, type StepOutcome } from './step-outcome.js';
@@ -54,6 +55,8 @@ export const COST_WRITE_INTERVAL_MS = 1000;
 export class StepRun {
   readonly result: StepResult;
   readonly ledger: CostLedger;
+  /** The same responses as {@link ledger}, attributed to the main thread and each subagent (`cost_by`). */
+  readonly attribution: CostAttribution;
   /** Aborted by `signal`, a rescue, or a double Ctrl-C: the step ends as `killed-by-signal`. */
   readonly controller = new AbortController();
   /** Set by `Runtime.interrupt()`, taken at the next message boundary. */
@@ -92,6 +95,7 @@ export class StepRun {
   constructor(step: string, sink: EventSink | null, hooks: StepRunHooks, startedAt = Date.now() / 1000) {
     this.result = newStepResult(step, startedAt);
     this.ledger = new CostLedger(0, hooks.prices);
+    this.attribution = new CostAttribution(hooks.prices === undefined ? {} : { prices: hooks.prices });
     this.#sink = sink;
     this.#hooks = hooks;
   }

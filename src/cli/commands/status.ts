@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { stepRole } from '../../analyze/step-role.js';
 import { loadConfig } from '../../config/load-config.js';
 import { MANIFEST_FILE } from '../../runtime/manifest.js';
 import { runStatus } from '../../runtime/run-status.js';
@@ -28,7 +29,7 @@ export function statusCommand(
 ): number {
   const { io } = context;
   const { workspace, runDir } = locateRun(dir, globals, io.cwd);
-  const status = runStatus(workspace, runDir);
+  const status = runStatus(workspace, runDir, { roleOf: stepRole });
   if (options.json === true) {
     io.stdout.write(`${JSON.stringify(status)}\n`);
     return status.found ? 0 : 1;
