@@ -205,4 +205,15 @@ describe('writes need the run token', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).not.toContain(TOKEN);
   });
+
+  test("the run's top spenders are read when the page asks for the run, and none is an empty list", async () => {
+    const runDir = runDirectory();
+    let spenders: Array<{ label: string; usd: number }> | null = null;
+    const dashboard = await serve({ runDir, spenders: () => spenders });
+    const read = async (): Promise<unknown> =>
+      ((await (await fetch(`${dashboard.url}api/run`)).json()) as { spenders: unknown }).spenders;
+    expect(await read()).toEqual([]);
+    spenders = [{ label: 'explore: find the tests', usd: 0.25 }];
+    expect(await read()).toEqual([{ label: 'explore: find the tests', usd: 0.25 }]);
+  });
 });

@@ -57,6 +57,11 @@ export interface DashboardOptions {
   ask?: (question: string, signal: AbortSignal) => Promise<DashboardOracleAnswer>;
   /** The analyze report as one HTML document, or null when there is none yet. */
   report?: () => string | null;
+  /**
+   * The run's top spenders (role, main thread or subagent, and dollars), largest first, read from its store
+   * when the page asks; absent or null when the run has nothing priced yet.
+   */
+  spenders?: () => Array<{ label: string; usd: number }> | null;
   /** The clock for answer records, in epoch milliseconds. */
   now?: () => number;
 }
@@ -118,6 +123,7 @@ export function createDashboardApp(options: DashboardOptions): { app: Hono; clos
       canAsk: options.ask !== undefined,
       // Whether to link the report; computing it is left to a request for it.
       report: options.report !== undefined,
+      spenders: options.spenders?.() ?? [],
     });
   });
 

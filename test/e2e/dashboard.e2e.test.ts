@@ -208,6 +208,8 @@ test('the dashboard follows a scripted go run in Chromium: steps, the question a
   await page.reload();
   await page.locator('#timeline li[data-step="bequest"]').waitFor();
   await expect.poll(() => shownState(page)).toEqual(finished);
+  // Where the money went: the run's top spenders, read from its store, are listed under its spend.
+  expect(await page.locator('#spenders li').count()).toBeGreaterThan(0);
   // The header's report link opens the run's analyze report, computed from the run as it is now.
   expect(await page.locator('#report-link').isVisible()).toBe(true);
   await page.goto(new URL('/report', page.url()).href);

@@ -17,6 +17,9 @@ import { runToken } from '../../dashboard/run-token.js';
 import { errorMessage } from '../../internal/error-text.js';
 import { Goal } from '../../roles/goal.js';
 import { eventLogPath } from '../../runtime/event-log.js';
+import type { CostBreakdown } from '../../runtime/cost-breakdown.js';
+import { runCostBreakdown } from '../../runtime/run-cost.js';
+import { stepRole } from '../../analyze/step-role.js';
 import { askOracle } from '../../workflow/ask-oracle.js';
 import type { Workbench } from '../../workbench/workbench.js';
 import type { CommandContext } from '../command-context.js';
@@ -69,6 +72,8 @@ export function openDashboard(run: DashboardRun, context: CommandContext): Promi
       });
       return { ok: answer.ok, text: answer.text, costUsd: answer.costUsd };
     },
+    // Where the money went, from the run's store as it is now (the same figures as `flower status`).
+    spenders: () => topSpenders(runCostBreakdown(run.runDir, { roleOf: stepRole })),
     // The analyze report of the run as it is now, computed when asked for: `flower analyze --html`'s page.
     report: () => {
       try {
@@ -80,6 +85,31 @@ export function openDashboard(run: DashboardRun, context: CommandContext): Promi
     ...(context.now === undefined ? {} : { now: context.now }),
   };
   return startDashboard({ ...options, port: run.port ?? 0 });
+}
+
+/** How many spenders the page lists. */
+const SPENDERS_SHOWN = 6;
+
+/**
+ * The largest spenders of `breakdown`, each response in one of them: every session's main thread (named by
+ * its step) and every subagent (named by its worker and task line).
+ */
+function topSpenders(breakdown: CostBreakdown | null): Array<{ label: string; usd: number }> | null {
+  if (breakdown === null) return null;
+  const spenders = [
+    ...breakdown.sessions.map((session) => ({
+      label: `${session.step ?? session.sessionId} · main thread`,
+      usd: session.mainUsd,
+    })),
+    ...breakdown.subagents.map((subagent) => ({
+      label: `${subagent.type}: ${subagent.task || subagent.description || subagent.agent}`,
+      usd: subagent.usd,
+    })),
+  ];
+  return spenders
+    .filter((spender) => spender.usd > 0)
+    .sort((first, second) => second.usd - first.usd)
+    .slice(0, SPENDERS_SHOWN);
 }
 
 /** The lines that tell a person where the dashboard is. */

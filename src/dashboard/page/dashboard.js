@@ -8,7 +8,15 @@ const $ = (id) => document.getElementById(id);
 
 const token = new URLSearchParams(location.hash.slice(1)).get('token');
 let view = emptyView();
-let run = { runDir: '', live: false, budgetUsd: null, goal: null, canAsk: false, report: false };
+let run = {
+  runDir: '',
+  live: false,
+  budgetUsd: null,
+  goal: null,
+  canAsk: false,
+  report: false,
+  spenders: [],
+};
 let drawQueued = false;
 
 function seconds(value) {
@@ -102,6 +110,14 @@ function drawSpend() {
     cap === null
       ? `${dollars(view.runUsd)} spent · no budget set`
       : `${dollars(view.runUsd)} of ${dollars(cap)}`;
+  // Where it went: the top spenders the server read from the run's store (role, thread or subagent).
+  const spenders = $('spenders');
+  spenders.replaceChildren();
+  for (const spender of run.spenders ?? []) {
+    const item = document.createElement('li');
+    item.textContent = `${spender.label} · ${dollars(spender.usd)}`;
+    spenders.append(item);
+  }
 }
 
 function drawSessions() {
