@@ -6,16 +6,9 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { CheckRecord } from '../runtime/check-record.js';
 import { Goal } from '../roles/goal.js';
 import { Verdict } from '../roles/verdict.js';
-import {
-  bindVerdict,
-  checksFeedback,
-  checksForJudge,
-  ensureBase,
-  runGoalChecks,
-  summaryLine,
-  writeChecksNote,
-  type CheckPlaces,
-} from './goal-check-round.js';
+import { checksFeedback, checksForJudge, writeChecksNote } from './check-report.js';
+import { bindVerdict, summaryLine } from './check-verdict.js';
+import { ensureBase, runGoalChecks, type CheckPlaces } from './goal-check-round.js';
 
 let workspace = '';
 beforeEach(() => {

@@ -3,7 +3,7 @@
  * every command check runs in a clean copy of the round's tree, and once against the goal's base tree (the
  * tree before the work began) as a negative control — a check that passes there tests nothing. The record
  * goes to the workbench (`notes/checks.md`), into the judge's request, and onto the verdict's manifest row;
- * {@link bindVerdict} then holds the judge to it.
+ * `bindVerdict` (check-verdict.ts) then holds the judge to it.
  *
  * @module
  */
@@ -21,9 +21,8 @@ import {
   type GoalChecks,
 } from '../roles/goal-checks.js';
 import type { Goal } from '../roles/goal.js';
-import { Verdict } from '../roles/verdict.js';
 import { runCheck, type CheckRun } from './check-runner.js';
-import { freezeDocument } from './freeze-document.js';
+import { isVerified, summaryLine } from './check-verdict.js';
 import {
   cleanCopy,
   snapshotExists,
@@ -103,7 +102,7 @@ export interface RunGoalChecksOptions {
 /**
  * Runs every check of `goal` on a clean copy of the workspace's tree as it is now. Returns null when the goal
  * has no machine checks (a checklist of prose stays the judge's alone). `judge`, `result` and `reason` are
- * left for {@link bindVerdict}.
+ * left for `bindVerdict`.
  */
 export async function runGoalChecks(
   goal: Goal,
@@ -259,153 +258,6 @@ class BaseRunner {
     this.#copy?.remove();
     this.#copy = null;
   }
-}
-
-/** A command check that passed on the round and did not pass on the base (or had no base to run on). */
-export function isVerified(outcome: CheckOutcome): boolean {
-  return outcome.kind === 'command' && outcome.passes_on_round === true && outcome.passes_on_base !== true;
-}
-
-/** An item that keeps the goal from being ACHIEVED by flower's own checks: failing, malformed or blind. */
-export function isFailing(outcome: CheckOutcome): boolean {
-  return outcome.kind === 'invalid' || (outcome.kind === 'command' && !isVerified(outcome));
-}
-
-/** The items that need an environment flower is not in. */
-export function unverifiableHere(record: CheckRecord): CheckOutcome[] {
-  return record.items.filter((outcome) => outcome.kind === 'manual' && outcome.needs !== null);
-}
-
-/** "2 of 5 items verified here; 3 need macOS" — and what else is not verified, by kind. */
-export function summaryLine(record: CheckRecord): string {
-  const parts = [
-    `${record.verified} of ${record.total} ${record.total === 1 ? 'item' : 'items'} verified here`,
-  ];
-  const needs = new Map<string, number>();
-  for (const outcome of unverifiableHere(record)) {
-    needs.set(outcome.needs ?? '', (needs.get(outcome.needs ?? '') ?? 0) + 1);
-  }
-  for (const [what, count] of needs) parts.push(`${count} ${count === 1 ? 'needs' : 'need'} ${what}`);
-  const failing = record.items.filter(isFailing).length;
-  if (failing > 0) parts.push(`${failing} failing`);
-  const judged = record.items.filter((outcome) => outcome.kind === 'manual' && outcome.needs === null).length;
-  if (judged > 0) parts.push(`${judged} left to the judge`);
-  return parts.join('; ');
-}
-
-/**
- * The verdict flower records: the judge's, unless its ACHIEVED is contradicted by flower's checks — any
- * failing, malformed or non-discriminating check makes it NOT_YET; an item needing another environment
- * makes it UNREACHABLE (it can never be verified here, so more rounds would not help). flower never turns a
- * NOT_YET or UNREACHABLE into a pass. Fills the record's `judge`, `result` and `reason`.
- */
-export function bindVerdict(verdict: Verdict, record: CheckRecord): Verdict {
-  record.judge = verdict.state;
-  const failing = record.items.filter(isFailing);
-  const elsewhere = unverifiableHere(record);
-  let bound = verdict;
-  if (verdict.state === 'ACHIEVED' && failing.length > 0) {
-    const list = failing.map((outcome) => `${outcome.item} (${outcome.why})`).join('; ');
-    bound = new Verdict({
-      state: 'NOT_YET',
-      reason: `The judge said ACHIEVED, but flower's own checks disagree (${record.summary}). Failing: ${list}.`,
-      failed: failing.map((outcome) => outcome.item),
-    });
-  } else if (verdict.state === 'ACHIEVED' && elsewhere.length > 0) {
-    bound = new Verdict({
-      state: 'UNREACHABLE',
-      reason: `${record.summary}: ${elsewhere.map((outcome) => `"${outcome.item}"`).join(', ')} cannot be verified on this ${record.host.os} ${record.host.arch} host.`,
-      failed: elsewhere.map((outcome) => outcome.item),
-    });
-  }
-  record.result = bound.state;
-  record.reason = bound === verdict ? '' : bound.reason;
-  return bound;
-}
-
-/** The section of the judge's request that carries flower's results and what they mean for the verdict. */
-export function checksForJudge(record: CheckRecord): string {
-  const lines = [
-    `flower ran the goal's checks itself on a clean copy of this round's tree (${record.host.os} ${record.host.arch}), and each once on the tree before the work began (the negative control). ${record.summary}.`,
-    '',
-    ...record.items.map(resultLine),
-  ];
-  const failing = record.items.filter((outcome) => isFailing(outcome) && outcome.kind === 'command');
-  for (const outcome of failing) {
-    const output = outputTails(outcome);
-    if (output !== '') lines.push('', `Output of "${outcome.item}":`, output);
-  }
-  lines.push(
-    '',
-    'These results bind the verdict: while any check above fails, is malformed or passes on the base tree, flower records NOT_YET whatever you conclude, and an item that needs another environment is never ACHIEVED here. A check that passes on the base tree tests nothing; flower asks for a replacement. Judge the items the checks do not cover yourself.',
-  );
-  return lines.join('\n');
-}
-
-/** What the work session is told next round about the checks that failed: why, and their output. */
-export function checksFeedback(record: CheckRecord): string {
-  const failing = record.items.filter((outcome) => isFailing(outcome) && outcome.kind === 'command');
-  if (failing.length === 0) return '';
-  const parts = ["flower ran the goal's checks on a clean copy of your tree; these did not pass:"];
-  for (const outcome of failing) {
-    parts.push(`- ${outcome.item}: \`${outcome.check}\` — ${outcome.why}`);
-    const output = outputTails(outcome);
-    if (output !== '') parts.push(output);
-  }
-  return parts.join('\n');
-}
-
-/** `notes/checks.md` beside the goal: the latest results, for a person and for the workers. */
-export function writeChecksNote(goalPath: string, record: CheckRecord, label: string): string {
-  const path = join(dirname(goalPath), 'checks.md');
-  const lines = [
-    '# Goal checks',
-    '',
-    `> Written by flower after ${label}: it ran each check itself on a clean copy of the tree (${record.tree || 'no tree'}) on ${record.host.os} ${record.host.arch}, and on the base tree (${record.base || 'none recorded'}). Rewritten every round.`,
-    '',
-    `${record.summary}.`,
-    '',
-    ...record.items.map(resultLine),
-  ];
-  for (const outcome of record.items.filter((item) => isFailing(item) && item.kind === 'command')) {
-    const output = outputTails(outcome);
-    if (output !== '') lines.push('', `## ${outcome.item}`, '', output);
-  }
-  freezeDocument(path, `${lines.join('\n')}\n`);
-  return path;
-}
-
-function resultLine(outcome: CheckOutcome): string {
-  const status =
-    outcome.kind === 'invalid'
-      ? 'MALFORMED'
-      : outcome.kind === 'manual'
-        ? outcome.needs === null
-          ? 'MANUAL'
-          : 'NOT HERE'
-        : isVerified(outcome)
-          ? 'PASS'
-          : outcome.passes_on_round === true
-            ? 'BLIND'
-            : 'FAIL';
-  const base =
-    outcome.kind !== 'command'
-      ? ''
-      : ` · round ${cell(outcome.passes_on_round)}, base ${cell(outcome.passes_on_base)}`;
-  const why = outcome.why === '' ? '' : ` — ${outcome.why}`;
-  return `- [${status}] ${outcome.item} · \`${outcome.check}\`${base}${why}`;
-}
-
-function cell(value: boolean | null): string {
-  return value === null ? 'not run' : value ? 'pass' : 'fail';
-}
-
-function outputTails(outcome: CheckOutcome): string {
-  const parts: string[] = [];
-  const shown = (text: string): string => (text.length > 1000 ? `…${text.slice(-1000)}` : text).trimEnd();
-  if (outcome.stdout_tail.trim() !== '') parts.push(`stdout:\n\`\`\`\n${shown(outcome.stdout_tail)}\n\`\`\``);
-  if (outcome.stderr_tail.trim() !== '') parts.push(`stderr:\n\`\`\`\n${shown(outcome.stderr_tail)}\n\`\`\``);
-  return parts.join('\n');
 }
 
 function readState(places: CheckPlaces): CheckState {

@@ -13,7 +13,8 @@ import { MANIFEST_FILE, markVerdictStale } from '../runtime/manifest.js';
 import { goalChecks } from '../roles/goal-checks.js';
 import { Goal } from '../roles/goal.js';
 import { benchFor } from '../workbench/bench-for.js';
-import { isFailing, runGoalChecks } from './goal-check-round.js';
+import { isFailing } from './check-verdict.js';
+import { runGoalChecks } from './goal-check-round.js';
 import { STEP_NAMES } from './step-names.js';
 
 /** The git ref of the tree `flower verify` checked last. */

@@ -22,15 +22,9 @@ import { judge, type JudgeOptions } from '../roles/judge.js';
 import { Verdict } from '../roles/verdict.js';
 import { briefAmendments } from './brief-amendments.js';
 import { freezeDocument } from './freeze-document.js';
-import {
-  bindVerdict,
-  checksFeedback,
-  checksForJudge,
-  ensureBase,
-  runGoalChecks,
-  writeChecksNote,
-  type CheckPlaces,
-} from './goal-check-round.js';
+import { checksFeedback, checksForJudge, writeChecksNote } from './check-report.js';
+import { bindVerdict } from './check-verdict.js';
+import { ensureBase, runGoalChecks, type CheckPlaces } from './goal-check-round.js';
 import { goalChecks } from '../roles/goal-checks.js';
 import type { CheckRecord } from '../runtime/check-record.js';
 import { hydrateGoal } from './goal-step.js';

@@ -11,7 +11,7 @@ import { relative, resolve } from 'node:path';
 import type { CheckOutcome } from '../../runtime/check-record.js';
 import { displayWidth, renderWidth } from '../../render/display-width.js';
 import { wrapText } from '../../render/wrap-text.js';
-import { isVerified } from '../../workflow/goal-check-round.js';
+import { isVerified } from '../../workflow/check-verdict.js';
 import { verifyGoal } from '../../workflow/verify-goal.js';
 import type { OutputStream } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
