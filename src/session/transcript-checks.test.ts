@@ -1,13 +1,7 @@
 // A corpus of broken transcripts made from one recorded by Claude Code 2.1.334 (the fixture), by cutting,
 // duplicating, reordering and emptying entries: checkTranscript must name each problem, and nothing else.
 import { describe, expect, test } from 'vitest';
-import {
-  at,
-  corpus,
-  fixture,
-  recorded,
-  rules,
-} from '../../test/fixtures/transcripts/broken-corpus.js';
+import { at, corpus, fixture, recorded, rules } from '../../test/fixtures/transcripts/broken-corpus.js';
 import { checkTranscript } from './transcript-checks.js';
 
 describe('checkTranscript on the recorded transcripts', () => {
