@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { foldSessionSummary } from '../agent/claude-sdk.js';
 import { isRecord } from '../internal/is-record.js';
 import { isToolUse, type Entry } from '../session/entry-content.js';
+import { REPAIRED_FROM_FIELD } from '../session/repair-transcript.js';
 import { openSqlite } from '../session/sqlite-driver.js';
 import { SqliteSessionStore } from '../session/sqlite-session-store.js';
 import { checkTranscript, type Severity } from '../session/transcript-checks.js';
@@ -89,17 +90,20 @@ export async function runDoctor(runDir: string): Promise<DoctorReport> {
       store?.close();
     }
   }
+  const repairedInto = repairedSessions(transcripts);
   for (const transcript of transcripts) {
+    // A session `--fix` replaced stays as it was stored; its problems are kept as notes (D446).
+    const copy = repairedInto.get(transcript.sessionId);
     for (const finding of checkTranscript(transcript.entries)) {
       findings.push({
         area: 'transcript',
         rule: finding.rule,
-        severity: finding.severity,
+        severity: copy === undefined ? finding.severity : 'info',
         sessionId: transcript.sessionId,
         subpath: transcript.subpath,
         index: finding.index,
         uuid: finding.uuid,
-        detail: finding.detail,
+        detail: copy === undefined ? finding.detail : `${finding.detail} (repaired into session ${copy})`,
       });
     }
   }
@@ -109,6 +113,17 @@ export async function runDoctor(runDir: string): Promise<DoctorReport> {
   checkLineage(runDir, sessions, retired, findings);
   checkProcesses(runDir, findings);
   return { runDir, transcripts: transcripts.length, findings };
+}
+
+/** Original session id → the id of the copy `flower doctor --fix` stored in its place. */
+function repairedSessions(transcripts: readonly Stored[]): Map<string, string> {
+  const into = new Map<string, string>();
+  for (const transcript of transcripts) {
+    if (transcript.subpath !== null) continue;
+    const from = transcript.entries.find((entry) => typeof entry[REPAIRED_FROM_FIELD] === 'string');
+    if (from !== undefined) into.set(from[REPAIRED_FROM_FIELD] as string, transcript.sessionId);
+  }
+  return into;
 }
 
 async function readTranscripts(

@@ -25,6 +25,12 @@ import { isApiError } from './prune.js';
 import { relink, UUID_REFERENCE_FIELDS } from './relink.js';
 import { checkTranscript, type TranscriptFinding } from './transcript-checks.js';
 
+/**
+ * The field every entry of a copy `flower doctor --fix` stored carries: the id of the session it replaces.
+ * The doctor reads it to know that session's problems were dealt with.
+ */
+export const REPAIRED_FROM_FIELD = 'repairedFrom';
+
 /** What one repair did. */
 export type RepairKind =
   | 'dropped-duplicate-entry'
