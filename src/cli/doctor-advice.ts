@@ -49,6 +49,11 @@ const ADVICE: Readonly<Record<string, Advice>> = {
     means: `a thinking block follows another block of its reply; ${REJECTED}`,
     todo: FIX,
   },
+  'session-repaired': {
+    means:
+      'flower doctor --fix stored a repaired copy of this session; the original is kept as it was stored.',
+    todo: 'nothing: the lineage resumes the copy; resume it by hand with flower once --resume <copy>.',
+  },
   'forked-chain': {
     means: 'one entry has two continuations: a resume follows only the newest, the other branch is not sent.',
     todo: 'nothing if the run went on; keep the run if history seems missing.',

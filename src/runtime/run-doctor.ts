@@ -91,21 +91,37 @@ export async function runDoctor(runDir: string): Promise<DoctorReport> {
     }
   }
   const repairedInto = repairedSessions(transcripts);
+  const keptRules = new Map<string, Set<string>>();
   for (const transcript of transcripts) {
-    // A session `--fix` replaced stays as it was stored; its problems are kept as notes (D446).
     const copy = repairedInto.get(transcript.sessionId);
     for (const finding of checkTranscript(transcript.entries)) {
+      if (copy !== undefined) {
+        // `--fix` replaced this session and kept it as stored: one note says so (decisions.md D446).
+        const rules = keptRules.get(transcript.sessionId) ?? new Set<string>();
+        keptRules.set(transcript.sessionId, rules.add(finding.rule));
+        continue;
+      }
       findings.push({
         area: 'transcript',
         rule: finding.rule,
-        severity: copy === undefined ? finding.severity : 'info',
+        severity: finding.severity,
         sessionId: transcript.sessionId,
         subpath: transcript.subpath,
         index: finding.index,
         uuid: finding.uuid,
-        detail: copy === undefined ? finding.detail : `${finding.detail} (repaired into session ${copy})`,
+        detail: finding.detail,
       });
     }
+  }
+  for (const [sessionId, rules] of keptRules) {
+    findings.push({
+      area: 'transcript',
+      rule: 'session-repaired',
+      severity: 'info',
+      ...NONE,
+      sessionId,
+      detail: `repaired into session ${repairedInto.get(sessionId) ?? ''}; as stored it still has ${[...rules].join(', ')}`,
+    });
   }
   const sessions = new Set(transcripts.filter((item) => item.subpath === null).map((item) => item.sessionId));
   if (existsSync(path)) checkJournal(path, transcripts, findings);

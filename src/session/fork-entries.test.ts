@@ -21,7 +21,7 @@ describe('forkEntries', () => {
       expect(uuids.has(entry['uuid'])).toBe(false);
       expect(entry['forkedFrom']).toEqual({ sessionId: 'old', messageUuid: source['uuid'] });
       for (const field of ['parentUuid', 'sourceToolAssistantUUID'] as const) {
-        if (typeof source[field] === 'string') expect(uuids.has(entry[field])).toBe(false);
+        if (typeof source[field] === 'string') expect(uuids.has(entry[field] as string)).toBe(false);
       }
     });
     expect(validateTranscript(copy)).toEqual([]);
