@@ -49,6 +49,16 @@ const ADVICE: Readonly<Record<string, Advice>> = {
     means: `a thinking block follows another block of its reply; ${REJECTED}`,
     todo: FIX,
   },
+  'spill-file-missing': {
+    means:
+      'a stored tool result points at a spill file that is gone: the model would not find the full text.',
+    todo: 'restore the file if you have it (the name is the start of its SHA-256); otherwise nothing: the API accepts the pointer.',
+  },
+  'workbench-index-stale': {
+    means:
+      "the workbench's INDEX.md and its files disagree: agents are told of files that are gone, or not told of some.",
+    todo: 'nothing: flower rewrites INDEX.md from the files at the next change; look at the files if one was lost.',
+  },
   'session-repaired': {
     means:
       'flower doctor --fix stored a repaired copy of this session; the original is kept as it was stored.',
