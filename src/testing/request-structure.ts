@@ -3,7 +3,9 @@
  * ({@link findToolPairViolation}), no message with empty content (the real API allows it only for a final
  * assistant message, which it continues), and no tool_use id used twice in one request. The fake applies
  * them on request (`enforceToolPairs`) so a transcript `flower doctor` calls broken is rejected with the
- * same 400 the real API sends, and its repaired copy is not. The messages follow the real API's wording.
+ * same 400 the real API sends, and its repaired copy is not (decisions.md D447: Claude Code repairs these
+ * shapes itself before a resume, so tests post the request a broken transcript gives). The messages follow
+ * the real API's wording.
  *
  * @module
  */
