@@ -14,6 +14,8 @@ export interface Advice {
 const HEALED = 'flower heals this every time it loads the transcript; nothing to do.';
 const REJECTED =
   'the Messages API answers 400 to any request holding it, so the session cannot be resumed as stored.';
+const FIX =
+  'run flower doctor --fix: it stores a repaired copy as a new session and points the lineage at it; the original stays.';
 const START_FRESH =
   'start the run afresh (flower go --new archives the old lineage), or keep it for a bug report.';
 
@@ -26,26 +28,41 @@ const ADVICE: Readonly<Record<string, Advice>> = {
   },
   'orphan-tool-result': {
     means: `a tool result answers a call that is not in the transcript; ${REJECTED}`,
-    todo: START_FRESH,
+    todo: FIX,
   },
   'result-out-of-place': {
     means: `a tool result is not in the user turn right after its call; ${REJECTED}`,
-    todo: START_FRESH,
+    todo: FIX,
   },
   'broken-parent': {
     means: 'an entry names a parent that is not stored: history before it is lost on resume.',
-    todo: START_FRESH,
+    todo: FIX,
   },
   'duplicate-uuid': {
     means: 'two entries share one uuid: the chain walk may take either.',
-    todo: START_FRESH,
+    todo: FIX,
   },
-  'duplicate-tool-use-id': { means: `two tool calls share one id; ${REJECTED}`, todo: START_FRESH },
-  'duplicate-tool-result': { means: `one tool call is answered twice; ${REJECTED}`, todo: START_FRESH },
-  'empty-content': { means: `a message has no content; ${REJECTED}`, todo: START_FRESH },
+  'duplicate-tool-use-id': { means: `two tool calls share one id; ${REJECTED}`, todo: FIX },
+  'duplicate-tool-result': { means: `one tool call is answered twice; ${REJECTED}`, todo: FIX },
+  'empty-content': { means: `a message has no content; ${REJECTED}`, todo: FIX },
   'thinking-not-first': {
     means: `a thinking block follows another block of its reply; ${REJECTED}`,
-    todo: START_FRESH,
+    todo: FIX,
+  },
+  'spill-file-missing': {
+    means:
+      'a stored tool result points at a spill file that is gone: the model would not find the full text.',
+    todo: 'restore the file if you have it (the name is the start of its SHA-256); otherwise nothing: the API accepts the pointer.',
+  },
+  'workbench-index-stale': {
+    means:
+      "the workbench's INDEX.md and its files disagree: agents are told of files that are gone, or not told of some.",
+    todo: 'nothing: flower rewrites INDEX.md from the files at the next change; look at the files if one was lost.',
+  },
+  'session-repaired': {
+    means:
+      'flower doctor --fix stored a repaired copy of this session; the original is kept as it was stored.',
+    todo: 'nothing: the lineage resumes the copy; resume it by hand with flower once --resume <copy>.',
   },
   'forked-chain': {
     means: 'one entry has two continuations: a resume follows only the newest, the other branch is not sent.',

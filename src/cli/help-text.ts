@@ -114,9 +114,11 @@ const ZH_HELP: Readonly<Record<string, string>> = {
   'Unpack a run that flower export wrote into -w DIR (default: here) and make it resumable there':
     '把 flower export 写出的运行解包到 -w 目录(默认:当前目录),并让它在那里可以续跑',
   'the .tar.gz flower export wrote': 'flower export 写出的 .tar.gz',
-  "Check a run's transcripts, manifest, lineage, tool journal and processes; exit 1 on an error; read-only":
-    '检查一次运行的会话记录、清单、谱系、工具日志和进程;有错误时以 1 退出;只读',
+  "Check a run's transcripts, manifest, lineage, tool journal and processes; exit 1 on an error":
+    '检查一次运行的会话记录、清单、谱系、工具日志和进程;有错误时以 1 退出',
   'print the findings as one JSON object': '把检查结果输出为一个 JSON 对象',
+  'store a repaired copy of each broken session as a new session; the original stays':
+    '把每个损坏会话的修复副本存为新会话;原会话保持不变',
   'Print a shell completion script, e.g. source <(flower completion bash)':
     '输出 shell 补全脚本,例如 source <(flower completion bash)',
   'the shell': 'shell 类型',

@@ -344,10 +344,11 @@ function declareStatus<Globals extends OptionValues>(command: NewSubcommand<Glob
 function declareDoctor<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
   return command
     .description(
-      "Check a run's transcripts, manifest, lineage, tool journal and processes; exit 1 on an error; read-only",
+      "Check a run's transcripts, manifest, lineage, tool journal and processes; exit 1 on an error",
     )
     .argument('[dir]', 'the run directory or its workspace (default: -r, else <workspace>/runs)')
-    .option('--json', 'print the findings as one JSON object');
+    .option('--json', 'print the findings as one JSON object')
+    .option('--fix', 'store a repaired copy of each broken session as a new session; the original stays');
 }
 
 /** Declares `analyze`'s argument and options; {@link AnalyzeOptions} is inferred from here. */

@@ -1,19 +1,21 @@
 /**
  * `runDoctor`: reads a run directory — every transcript in `sessions.db`, its summaries and tool journal,
- * the manifest, the lineage and `processes.json` — and returns what is wrong with it, without writing
+ * the spill files its results point at, the workbench index, the manifest, the lineage and `processes.json` — and returns what is wrong with it, without writing
  * anything (`flower doctor`, docs/doctor.md). The transcript rules are the load pipeline's own validator plus
  * {@link checkTranscript}'s API rules, so what the doctor reports is what a resume would meet.
  *
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { foldSessionSummary } from '../agent/claude-sdk.js';
 import { isRecord } from '../internal/is-record.js';
 import { isToolUse, type Entry } from '../session/entry-content.js';
+import { REPAIRED_FROM_FIELD } from '../session/repair-transcript.js';
 import { openSqlite } from '../session/sqlite-driver.js';
 import { SqliteSessionStore } from '../session/sqlite-session-store.js';
 import { checkTranscript, type Severity } from '../session/transcript-checks.js';
+import { checkSpillPointers, checkWorkbenchIndexes } from './doctor-file-checks.js';
 import { LINEAGE_FILE } from './lineage.js';
 import { MANIFEST_FILE, type ManifestRow } from './manifest.js';
 import { isLive, PROCESSES_FILE, RunProcesses } from './run-processes.js';
@@ -22,7 +24,8 @@ import { isLive, PROCESSES_FILE, RunProcesses } from './run-processes.js';
 export const SESSIONS_FILE = 'sessions.db';
 
 /** Where a finding was made. */
-export type FindingArea = 'store' | 'transcript' | 'summary' | 'manifest' | 'lineage' | 'journal' | 'process';
+export type FindingArea =
+  'store' | 'transcript' | 'summary' | 'manifest' | 'lineage' | 'journal' | 'files' | 'process';
 
 /** A finding's severity: `info` is worth knowing and never changes the exit code. */
 export type FindingSeverity = Severity | 'info';
@@ -89,8 +92,17 @@ export async function runDoctor(runDir: string): Promise<DoctorReport> {
       store?.close();
     }
   }
+  const repairedInto = repairedSessions(transcripts);
+  const keptRules = new Map<string, Set<string>>();
   for (const transcript of transcripts) {
+    const copy = repairedInto.get(transcript.sessionId);
     for (const finding of checkTranscript(transcript.entries)) {
+      if (copy !== undefined) {
+        // `--fix` replaced this session and kept it as stored: one note says so (decisions.md D446).
+        const rules = keptRules.get(transcript.sessionId) ?? new Set<string>();
+        keptRules.set(transcript.sessionId, rules.add(finding.rule));
+        continue;
+      }
       findings.push({
         area: 'transcript',
         rule: finding.rule,
@@ -103,12 +115,47 @@ export async function runDoctor(runDir: string): Promise<DoctorReport> {
       });
     }
   }
+  for (const [sessionId, rules] of keptRules) {
+    findings.push({
+      area: 'transcript',
+      rule: 'session-repaired',
+      severity: 'info',
+      ...NONE,
+      sessionId,
+      detail: `repaired into session ${repairedInto.get(sessionId) ?? ''}; as stored it still has ${[...rules].join(', ')}`,
+    });
+  }
   const sessions = new Set(transcripts.filter((item) => item.subpath === null).map((item) => item.sessionId));
   if (existsSync(path)) checkJournal(path, transcripts, findings);
+  const workspace = workspaceOf(runDir);
+  findings.push(...checkSpillPointers(transcripts, workspace), ...checkWorkbenchIndexes(runDir, workspace));
   const retired = checkManifest(runDir, sessions, findings);
   checkLineage(runDir, sessions, retired, findings);
   checkProcesses(runDir, findings);
   return { runDir, transcripts: transcripts.length, findings };
+}
+
+/** The run's workspace: the one its lineage records, else the folder holding the run directory. */
+function workspaceOf(runDir: string): string {
+  try {
+    const value: unknown = JSON.parse(readFileSync(join(runDir, LINEAGE_FILE), 'utf8'));
+    const recorded = isRecord(value) ? value['workspace'] : undefined;
+    if (typeof recorded === 'string' && recorded !== '' && existsSync(recorded)) return recorded;
+  } catch {
+    // No lineage, or one the lineage check reports: the default layout is `<workspace>/runs`.
+  }
+  return dirname(resolve(runDir));
+}
+
+/** Original session id → the id of the copy `flower doctor --fix` stored in its place. */
+function repairedSessions(transcripts: readonly Stored[]): Map<string, string> {
+  const into = new Map<string, string>();
+  for (const transcript of transcripts) {
+    if (transcript.subpath !== null) continue;
+    const from = transcript.entries.find((entry) => typeof entry[REPAIRED_FROM_FIELD] === 'string');
+    if (from !== undefined) into.set(from[REPAIRED_FROM_FIELD] as string, transcript.sessionId);
+  }
+  return into;
 }
 
 async function readTranscripts(

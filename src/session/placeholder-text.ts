@@ -27,4 +27,7 @@ export const PLACEHOLDER_TEXT = {
    */
   journalled:
     '[This call was started before flower stopped and may have completed; its result was lost. Check its effect before running it again.]',
+  /** `flower doctor --fix`: the answer to a call whose result was never stored in the repaired transcript. */
+  unknownOutcome:
+    '[The outcome of this call is unknown: its result was never stored. Check its effect before running it again.]',
 } as const;

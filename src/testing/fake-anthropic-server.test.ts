@@ -492,6 +492,43 @@ describe('FakeAnthropicServer', () => {
     expect((await post(server, streamBody({ messages: paired }))).status).toBe(200);
   });
 
+  test.each([
+    [
+      'an empty assistant message',
+      [userHello, { role: 'assistant', content: [] }, { role: 'user', content: 'go on' }],
+      'messages.1: all messages must have non-empty content except for the optional final assistant message',
+    ],
+    [
+      'an empty user message',
+      [userHello, { role: 'assistant', content: 'hi' }, { role: 'user', content: '' }],
+      'messages.2: all messages must have non-empty content',
+    ],
+    [
+      'two tool calls sharing an id',
+      [
+        userHello,
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'Bash', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'a' }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'Bash', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'b' }] },
+      ],
+      'messages.3.content.0: `tool_use` ids must be unique',
+    ],
+  ])('rejects %s with the real API 400 when enforcing tool pairs', async (_name, messages, expected) => {
+    const server = await start(always({ kind: 'message', content: [text('ok')] }), {
+      enforceToolPairs: true,
+    });
+    const response = await post(server, streamBody({ messages }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: { type: 'invalid_request_error', message: expect.stringContaining(expected) as unknown },
+    });
+    expect(server.rejectedCalls).toHaveLength(1);
+    // The API continues a final assistant message, even an empty one.
+    const prefill = [userHello, { role: 'assistant', content: [] }];
+    expect((await post(server, streamBody({ messages: prefill }))).status).toBe(200);
+  });
+
   test('lets a broken transcript through when not enforcing tool pairs', async () => {
     const server = await start(always({ kind: 'message', content: [text('ok')] }));
     const orphan = [

@@ -21,7 +21,7 @@ import { describeTurn, fakeRequest } from './request-matching.js';
 import type { FakeRequest } from './request-matching.js';
 import { sendError, writeFakeResponse } from './response-writer.js';
 import type { ResponseContext } from './response-writer.js';
-import { findToolPairViolation } from './tool-pairs.js';
+import { findRequestViolation } from './request-structure.js';
 
 /** Options of {@link FakeAnthropicServer.start}. */
 export interface FakeServerOptions {
@@ -33,8 +33,9 @@ export interface FakeServerOptions {
   strict?: boolean;
   /**
    * Answer 400 `invalid_request_error`, as the real API does, when a `tool_use` lacks its `tool_result` in
-   * the next message or a `tool_result` has no `tool_use` before it. Such calls go to `rejectedCalls` and
-   * never reach the script. Default false.
+   * the next message, a `tool_result` has no `tool_use` before it, a message other than the final
+   * assistant one has empty content, or two `tool_use` blocks share an id. Such calls go to
+   * `rejectedCalls` and never reach the script. Default false.
    */
   enforceToolPairs?: boolean;
 }
@@ -71,7 +72,7 @@ export class FakeAnthropicServer {
   readonly calls: FakeRequest[] = [];
   /** Requests no script step answered, and requests to unknown paths. */
   readonly unexpectedCalls: FakeRequest[] = [];
-  /** Requests answered 400 because of a tool-pairing violation (`enforceToolPairs`). */
+  /** Requests answered 400 because of a structural violation (`enforceToolPairs`). */
   readonly rejectedCalls: FakeRequest[] = [];
 
   readonly #server: Server;
@@ -215,7 +216,7 @@ export class FakeAnthropicServer {
       return;
     }
     if (this.#enforceToolPairs) {
-      const violation = findToolPairViolation(body);
+      const violation = findRequestViolation(body);
       if (violation !== null) {
         this.rejectedCalls.push(call);
         sendError(context, 400, { message: violation });

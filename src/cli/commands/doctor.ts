@@ -1,8 +1,9 @@
 /**
  * `flower doctor [runDir]`: checks a run directory — every stored transcript, its summaries and tool
  * journal, the manifest, the lineage, leftover processes — and prints what it found grouped by severity,
- * each rule with what it means and what to do (docs/doctor.md). Read-only. `--json` prints the report as one
- * object. Exit 1 when an error-level finding is there (or no run is), else 0.
+ * each rule with what it means and what to do (docs/doctor.md). Read-only without `--fix`; with it, each
+ * broken session is repaired into a new one first and the report is of the run after that. `--json` prints
+ * the report as one object. Exit 1 when an error-level finding is there (or no run is), else 0.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderWidth } from '../../render/display-width.js';
 import { wrapText } from '../../render/wrap-text.js';
+import { fixRun, type FixReport } from '../../runtime/doctor-fix.js';
 import { runDoctor, type DoctorFinding, type FindingSeverity } from '../../runtime/run-doctor.js';
 import type { OutputStream } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
@@ -37,16 +39,30 @@ export async function doctorCommand(
     io.stderr.write(`No run in ${directory}. Give the run directory (or its workspace) as the argument.\n`);
     return 1;
   }
-  const report = await runDoctor(directory);
+  let report = await runDoctor(directory);
+  let fix: FixReport | null = null;
+  if (options.fix === true) {
+    const running = report.findings.find((finding) => finding.rule === 'flower-running');
+    if (running !== undefined) {
+      io.stderr.write(
+        `Not fixing ${directory}: a flower is running there (${running.detail}). Stop it, then run --fix again.\n`,
+      );
+      return 1;
+    }
+    fix = await fixRun(directory, report);
+    report = await runDoctor(directory);
+  }
   const count = (severity: FindingSeverity): number =>
     report.findings.filter((finding) => finding.severity === severity).length;
   const counts = { error: count('error'), warning: count('warning'), info: count('info') };
   if (options.json === true) {
-    io.stdout.write(`${JSON.stringify({ ...report, counts })}\n`);
+    io.stdout.write(`${JSON.stringify({ ...report, counts, ...(fix === null ? {} : { fix }) })}\n`);
   } else {
-    io.stdout.write(
-      `${fit(doctorLines(report.runDir, report.transcripts, report.findings), io.stdout).join('\n')}\n`,
-    );
+    const lines = [
+      ...(fix === null ? [] : [...fixLines(fix), '']),
+      ...doctorLines(report.runDir, report.transcripts, report.findings),
+    ];
+    io.stdout.write(`${fit(lines, io.stdout).join('\n')}\n`);
   }
   return counts.error > 0 ? 1 : 0;
 }
@@ -76,6 +92,36 @@ export function doctorLines(
   }
   const errors = findings.filter((finding) => finding.severity === 'error').length;
   lines.push('', errors > 0 ? `${errors} error${errors === 1 ? '' : 's'}: exit 1.` : 'No error.');
+  return lines;
+}
+
+/** What `--fix` did: each session repaired with its changes, each one it could not repair and why. */
+export function fixLines(fix: FixReport): string[] {
+  if (fix.fixed.length === 0 && fix.notFixed.length === 0) return ['flower doctor --fix: nothing to repair.'];
+  const lines = ['flower doctor --fix'];
+  for (const item of fix.fixed) {
+    const steps =
+      item.steps.length === 0
+        ? 'no lineage step resumed it'
+        : `lineage step${item.steps.length === 1 ? '' : 's'} ${item.steps.join(', ')} now resume${item.steps.length === 1 ? 's' : ''} the copy`;
+    lines.push(
+      `  Repaired session ${item.sessionId} into new session ${item.newSessionId} (${steps}); the original stays:`,
+    );
+    for (const repair of item.repairs) {
+      const place = repair.subpath === null ? '' : `${repair.subpath}: `;
+      lines.push(`    - ${repair.kind}: ${place}${repair.detail}`);
+    }
+    if (item.steps.length === 0)
+      lines.push(`    Resume it with: flower once --resume ${item.newSessionId} "..."`);
+  }
+  for (const item of fix.notFixed) {
+    const place = item.subpath === null ? '' : ` (${item.subpath})`;
+    const rules = [...new Set(item.findings.filter((f) => f.severity === 'error').map((f) => f.rule))];
+    lines.push(
+      `  Not repaired: session ${item.sessionId}${place}: ${rules.join(', ')} cannot be repaired without losing part of it; nothing was written for it.`,
+    );
+  }
+  if (fix.lineageProblem !== null) lines.push(`  The lineage was not changed: ${fix.lineageProblem}.`);
   return lines;
 }
 
