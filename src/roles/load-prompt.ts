@@ -53,13 +53,15 @@ function readPrompt(name: string): string {
   }
   const cached = cache.get(name);
   if (cached !== undefined) return cached;
-  const url = new URL(`./prompts/${name}.md`, import.meta.url);
+  // Through `../roles/` rather than `./`: the same path holds from src/roles/, from tsc's dist/roles/ and from
+  // the bundled CLI, whose chunks sit in dist/cli/.
+  const url = new URL(`../roles/prompts/${name}.md`, import.meta.url);
   let text: string;
   try {
     text = readFileSync(url, 'utf8');
   } catch (error) {
     throw new Error(
-      `Rule text prompts/${name}.md is missing beside ${fileURLToPath(new URL('.', import.meta.url))}.`,
+      `Rule text prompts/${name}.md is missing in ${fileURLToPath(new URL('../roles/prompts/', import.meta.url))}.`,
       {
         cause: error,
       },
