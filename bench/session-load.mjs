@@ -27,7 +27,7 @@ const runsFlag = process.argv.indexOf('--runs');
 const RUNS = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 5;
 const PROJECT_KEY = '-work-project';
 
-// Batch sizes of a real eager-flush session (sdk-feasibility.md §4: one append per frame, 1–14 entries),
+// Batch sizes of a real eager-flush session (observed with the real SDK: one append per frame, 1–14 entries),
 // taken in this order from a recorded Claude Code 2.1.334 run and repeated.
 const EAGER_BATCHES = [
   13, 4, 2, 2, 1, 2, 1, 2, 1, 2, 1, 2, 2, 1, 2, 7, 1, 2, 1, 1, 2, 2, 1, 1, 1, 3, 1, 3, 1,

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { agentSpec } from './agent-spec.js';
 
 describe('agentSpec', () => {
-  test('fills the defaults of runtime.md §1.2', () => {
+  test('fills the defaults', () => {
     const spec = agentSpec({ name: 'ad-hoc', instructions: '' });
     expect(spec).toMatchObject({
       allowedTools: ['Read', 'Glob', 'Grep'],

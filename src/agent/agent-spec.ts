@@ -1,20 +1,34 @@
 /**
  * `AgentSpec`: everything that defines one agent session — rule text, tools, limits, subagents, hooks — as
- * an immutable value (runtime.md §1.2). Roles build specs; the runtime turns a spec into SDK options with
+ * an immutable value (docs/runtime.md). Roles build specs; the runtime turns a spec into SDK options with
  * `buildOptions`.
  *
  * @module
  */
-import type { HooksConfig } from '../guards/hooks.js';
-import type { AgentDefinition, McpServerConfig, PermissionMode } from './claude-sdk.js';
+import type {
+  AgentDefinition,
+  HookCallbackMatcher,
+  HookEvent,
+  McpServerConfig,
+  PermissionMode,
+} from './claude-sdk.js';
 import type { CompactPolicy } from './compact-policy.js';
+
+/**
+ * SDK hook configuration: matchers per hook event. Defined at the SDK seam, where a spec carries it to the
+ * options; `src/guards/` builds values of it.
+ */
+export type HooksConfig = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
 
 /** One agent's definition. Immutable: derive a variant with `agentSpec({...spec, ...changes})`. */
 export interface AgentSpec {
   readonly name: string;
   /** Appended to Claude Code's own system prompt (the `claude_code` preset), never replacing it. */
   readonly instructions: string;
-  /** Tools approved without asking. Not exclusive by itself: the whitelist guard makes it so (decision 7). */
+  /**
+   * Tools approved without asking. Not exclusive by itself: the whitelist guard makes it so
+   * (decisions.md D7).
+   */
   readonly allowedTools: readonly string[];
   /** Session-scoped: also disables the tool in subagents. */
   readonly disallowedTools: readonly string[];
@@ -35,7 +49,7 @@ export interface AgentSpec {
   readonly hooks: HooksConfig | null;
   /** When set, the runtime does not force `no_summary` for handoff. */
   readonly compact: CompactPolicy | null;
-  /** Extra child environment; variables flower owns are ignored here (decision 17). */
+  /** Extra child environment; variables flower owns are ignored here (decisions.md D17). */
   readonly env: Readonly<Record<string, string>>;
   /** The coordinator may run side-effect-free Bash itself. */
   readonly glance: boolean;
@@ -43,7 +57,7 @@ export interface AgentSpec {
   readonly workbench: boolean;
   /** Coordinate only: hands-on tools are denied on the main thread. */
   readonly delegateOnly: boolean;
-  /** False: the coordinator's Agent calls are rewritten to run in the foreground (decision 8). */
+  /** False: the coordinator's Agent calls are rewritten to run in the foreground (decisions.md D8). */
   readonly backgroundAgents: boolean;
 }
 

@@ -31,7 +31,7 @@ describe('sandboxSupport', () => {
   test('is unavailable, with the package to install, when bwrap is not on the PATH', () => {
     expect(sandboxSupport('/nonexistent-flower-path')).toEqual({
       available: false,
-      reason: expect.stringMatching(/apt-get install bubblewrap/) as unknown as string,
+      reason: expect.stringMatching(/apt-get install bubblewrap/) as unknown,
     });
   });
 

@@ -1,5 +1,5 @@
 /**
- * `buildOptions()`: an {@link AgentSpec} plus run context in, the SDK's `Options` out (runtime.md §2).
+ * `buildOptions()`: an {@link AgentSpec} plus run context in, the SDK's `Options` out (docs/runtime.md).
  *
  * @module
  */
@@ -9,23 +9,39 @@ import { FLOWER_OWNED_ENV } from '../config/known-keys.js';
 import { PLUGIN_DIR } from '../config/package-info.js';
 import type { Env } from '../config/process-environment.js';
 import { processEnvironment } from '../config/process-environment.js';
-import { DEFAULT_RESILIENCE_SETTINGS, type ResilienceSettings } from '../runtime/resilience-settings.js';
 import type { AgentSpec } from './agent-spec.js';
 import type { SandboxSettings } from './bash-sandbox.js';
 import type { Options, SessionStore } from './claude-sdk.js';
 import { offerTools } from './offered-tools.js';
 
+/**
+ * The Claude Code child's own retries and request timeout. Small, because flower's resilience layer does the
+ * waiting; the runtime's resilience settings carry them (decisions.md D6).
+ */
+export interface ChildRequestLimits {
+  /** The child's own `CLAUDE_CODE_MAX_RETRIES`. */
+  cliMaxRetries: number;
+  /** The child's `API_TIMEOUT_MS` for a request without response headers. */
+  apiTimeoutMs: number;
+}
+
+/** The limits when none are given; the resilience defaults take theirs from here, so both agree. */
+export const DEFAULT_CHILD_REQUEST_LIMITS: Readonly<ChildRequestLimits> = Object.freeze({
+  cliMaxRetries: 2,
+  apiTimeoutMs: 300_000,
+});
+
 /** Run context for {@link buildOptions}. */
 export interface BuildOptionsContext {
   /**
    * Told about arguments that were ignored (`resume_args_ignored`: fork or resumeAt without resume;
-   * `owned_env_ignored`: `spec.env` sets a variable flower owns, decision 17). Library code never prints: the
-   * runtime turns these into `warning` events.
+   * `owned_env_ignored`: `spec.env` sets a variable flower owns, decisions.md D17). Library code never
+   * prints: the runtime turns these into `warning` events.
    */
   onWarning?: (code: 'resume_args_ignored' | 'owned_env_ignored', detail: string) => void;
   /** The agent's working directory (pass the realpath, so the SDK's project key matches flower's). */
   cwd?: string;
-  /** The run directory: the child's `CLAUDE_CONFIG_DIR` and temp directory go under it (decision 4). */
+  /** The run directory: the child's `CLAUDE_CONFIG_DIR` and temp directory go under it (decisions.md D4). */
   runDir?: string;
   /** Session store mirroring the transcript; omitted when null. */
   sessionStore?: SessionStore | null;
@@ -45,9 +61,9 @@ export interface BuildOptionsContext {
   flush?: 'eager' | 'batched';
   /** The environment the child starts from; the process environment by default. */
   baseEnv?: Env;
-  /** Source of the child's own retry count and request timeout (decision 6). */
-  resilience?: Pick<ResilienceSettings, 'cliMaxRetries' | 'apiTimeoutMs'>;
-  /** Send the prompt as-is: no slash-command dispatch, no `@path` expansion (decision 11). */
+  /** Source of the child's own retry count and request timeout (decisions.md D6). */
+  resilience?: ChildRequestLimits;
+  /** Send the prompt as-is: no slash-command dispatch, no `@path` expansion (decisions.md D11). */
   verbatim?: boolean;
   /** Claude Code's Bash sandbox (see `bashSandbox()`); none: Bash runs unsandboxed. */
   sandbox?: SandboxSettings | null;
@@ -55,9 +71,9 @@ export interface BuildOptionsContext {
 
 /**
  * SDK options for one query of `spec`. The child environment is built explicitly, because the SDK replaces
- * it rather than merging (decision 4): the base environment minus every variable flower owns, then
+ * it rather than merging (decisions.md D4): the base environment minus every variable flower owns, then
  * `spec.env` minus owned keys, then flower's own values — so a shell export of an owned variable has no
- * effect (decision 17).
+ * effect (decisions.md D17).
  */
 export function buildOptions(spec: AgentSpec, context: BuildOptionsContext = {}): Options {
   const options: Options = {
@@ -130,7 +146,7 @@ function childEnvironment(spec: AgentSpec, context: BuildOptionsContext): Record
   // Without this every session sends a hello request before its first turn and calls home. A user who wants
   // that traffic sets the variable to an empty value (Claude Code reads any non-empty value, even 0, as on).
   env['CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC'] ??= '1';
-  const resilience = context.resilience ?? DEFAULT_RESILIENCE_SETTINGS;
+  const resilience = context.resilience ?? DEFAULT_CHILD_REQUEST_LIMITS;
   env['CLAUDE_CODE_MAX_RETRIES'] = String(resilience.cliMaxRetries);
   env['API_TIMEOUT_MS'] = String(resilience.apiTimeoutMs);
   return env;

@@ -1,7 +1,8 @@
 /**
  * The one module that imports `@anthropic-ai/claude-agent-sdk`. Everything else in flower reaches the SDK
- * through the names re-exported here, so an SDK upgrade touches one file and the UI can be kept free of it
- * by a lint rule (decision 24).
+ * through the names re-exported here, and a lint rule lets only the folders written against the SDK's own
+ * shapes (session store, hooks, MCP tools, agent definitions) import them, so the UI stays free of them
+ * (decisions.md D24; docs/architecture.md, Layers).
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
- * How the Claude Code child shrinks a long conversation on its own (runtime.md §1.3). flower owns context
- * economy through handoff (decision 6), so the runtime usually asks for `no_summary`; a library user can
+ * How the Claude Code child shrinks a long conversation on its own (docs/handoff.md). flower owns context
+ * economy through handoff (decisions.md D6), so the runtime usually asks for `no_summary`; a library user can
  * keep the SDK's own auto-compact with `auto`.
  *
  * @module

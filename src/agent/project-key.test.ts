@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { projectKey } from './project-key.js';
 
-// Expected values were computed with the functions copied from the SDK 0.3.334 bundle (decision 19).
+// Expected values were computed with the functions copied from the SDK 0.3.334 bundle (decisions.md D19).
 describe('projectKey', () => {
   test('replaces every non-alphanumeric character, a space included, with a dash', () => {
     expect(projectKey('/home/user/my project')).toBe('-home-user-my-project');

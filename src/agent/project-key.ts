@@ -1,6 +1,6 @@
 /**
  * The SDK's project key: the directory name under which Claude Code files a session's transcript
- * (`<config dir>/projects/<key>/<session>.jsonl`) and the `projectKey` of a session store (decision 19).
+ * (`<config dir>/projects/<key>/<session>.jsonl`) and the `projectKey` of a session store (decisions.md D19).
  *
  * @module
  */

@@ -75,7 +75,7 @@ export function tiedSpawn(tie: SpawnTie): (options: SpawnOptions) => SpawnedProc
       tie.onSpawn?.(pid);
       child.once('exit', () => tie.onExit?.(pid));
     }
-    return child as ChildProcess & SpawnedProcess;
+    return child;
   };
 }
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { colorWanted } from '../config/color-wanted.js';
 import type { Env } from '../config/process-environment.js';
 
 /** An output stream, with the terminal facts Node adds to a TTY stream. */
@@ -33,14 +34,7 @@ export interface CliIo {
   cwd: string;
 }
 
-/**
- * Whether to colour `stream`: never with `NO_COLOR` set (any non-empty value) or `TERM=dumb`; always with
- * `FORCE_COLOR` set to anything but `0`; otherwise only when the stream is a terminal.
- */
+/** Whether to colour `stream` in `env` (the CLI's environment after `.env`): see {@link colorWanted}. */
 export function useColor(stream: OutputStream, env: Env): boolean {
-  if (env['NO_COLOR']) return false;
-  if (env['TERM'] === 'dumb') return false;
-  const force = env['FORCE_COLOR'];
-  if (force !== undefined && force !== '') return force !== '0';
-  return stream.isTTY === true;
+  return colorWanted(stream, env);
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { rewriteArgv, rewriteSetsOf } from './default-subcommand.js';
 import { createProgram, type CommandHandlers } from './program.js';
 
-const idle = async (): Promise<number> => 0;
+const idle = (): Promise<number> => Promise.resolve(0);
 const handlers: CommandHandlers = {
   go: idle,
   run: idle,
@@ -11,6 +11,12 @@ const handlers: CommandHandlers = {
   ask: idle,
   demo: idle,
   status: idle,
+  verify: idle,
+  analyze: idle,
+  dashboard: idle,
+  exportRun: idle,
+  importRun: idle,
+  doctor: idle,
   completion: idle,
 };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
@@ -39,20 +45,26 @@ describe('rewriteSetsOf', () => {
 
   test('derives the subcommands from the registered commands, setup, ask and help included', () => {
     expect([...sets.subcommands].sort()).toEqual([
+      'analyze',
       'ask',
       'completion',
+      'dashboard',
       'demo',
+      'doctor',
+      'export',
       'go',
       'help',
+      'import',
       'once',
       'run',
       'setup',
       'status',
+      'verify',
     ]);
   });
 });
 
-// One test per row of cli-and-config.md §1.3's table.
+// One test per row of docs/cli.md's table.
 describe('rewriteArgv', () => {
   test('flower → go (interactive prompt)', () => {
     expect(rewrite()).toEqual(['go']);
@@ -122,5 +134,55 @@ describe('rewriteArgv', () => {
   test('reports where go was inserted', () => {
     expect(rewriteArgv(['-v', 'X'], sets).inserted).toBe(1);
     expect(rewriteArgv(['once', 'X'], sets).inserted).toBe(-1);
+  });
+});
+
+// The rewrite and the parser together: which command runs, with what. These hold whatever implements the
+// default (a commander `isDefault` would send `flower -- status` to `status`, for one).
+describe('the default subcommand, parsed', () => {
+  async function ran(...argv: string[]): Promise<string[]> {
+    const calls: string[] = [];
+    const helpText: string[] = [];
+    const recorded: CommandHandlers = {
+      ...handlers,
+      go: (ask, options, globals) => {
+        calls.push(`go ${JSON.stringify(ask)} rounds=${options.rounds} verbose=${globals.verbose === true}`);
+        return Promise.resolve(0);
+      },
+      status: (dir) => {
+        calls.push(`status ${JSON.stringify(dir)}`);
+        return Promise.resolve(0);
+      },
+    };
+    const parsing = createProgram(recorded, {
+      writeOut: (text) => helpText.push(text),
+      writeErr: () => undefined,
+    });
+    try {
+      await parsing.command.parseAsync(rewriteArgv(argv, rewriteSetsOf(parsing.command)).argv, {
+        from: 'user',
+      });
+    } catch {
+      // --help: commander throws after writing the help.
+    }
+    return helpText.length > 0 ? [`help ${helpText.join('').split('\n')[0]}`] : calls;
+  }
+
+  test('flower alone runs go with no request (it is asked for at a prompt)', async () => {
+    expect(await ran()).toEqual(['go undefined rounds=3 verbose=false']);
+  });
+
+  test('a request, with globals and go options on either side, runs go', async () => {
+    expect(await ran('-v', 'build X', '--rounds', '2')).toEqual(['go "build X" rounds=2 verbose=true']);
+  });
+
+  test('a command name runs that command; after `go` or `--` it is the request', async () => {
+    expect(await ran('status')).toEqual(['status undefined']);
+    expect(await ran('go', 'status')).toEqual(['go "status" rounds=3 verbose=false']);
+    expect(await ran('--', 'status')).toEqual(['go "status" rounds=3 verbose=false']);
+  });
+
+  test('flower --help is the top-level help, not go’s', async () => {
+    expect(await ran('--help')).toEqual(['help Usage: flower [global options] [command] [request]']);
   });
 });

@@ -1,8 +1,8 @@
 /**
- * The default-subcommand rewrite (cli-and-config.md §1.3): `flower "build me an X"` means
+ * The default-subcommand rewrite (docs/cli.md): `flower "build me an X"` means
  * `flower go "build me an X"`. A pure function of argv and the program's declared top-level options and
  * registered subcommands — never hand-written lists (the reference's list once left out `setup`, which made
- * it unreachable, §12 D1).
+ * it unreachable, decisions.md D201).
  *
  * @module
  */

@@ -1,6 +1,7 @@
 /**
- * Driving a workflow from the command line, the same way for `go` and `run` (cli-and-config.md §1.5, §2.2,
- * §2.3, §2.5, §3.4): one renderer for the whole run; every event also goes to `<runDir>/events.jsonl` (so
+ * Driving a workflow from the command line, the same way for `go` and `run` (docs/workflows.md,
+ * docs/human-channel.md, docs/cli.md): one renderer for the whole run; every event also goes to
+ * `<runDir>/events.jsonl` (so
  * `flower ask` in another terminal sees the run) and to a recent-event window for side questions; the live
  * input line reads standard input for the whole run (answers, inbox, `?` side questions, the interrupt
  * message); SIGHUP and SIGTERM write the in-flight row; Ctrl-C is two-stage on a terminal and quits at once
@@ -11,10 +12,10 @@
  */
 import { incompleteNote, RecordedFailures } from './recorded-failures.js';
 import { uiText } from '../config/ui-text.js';
-import { Verdict } from '../roles/verdict.js';
-import { HumanChannel } from '../human/human-channel.js';
-import type { OracleAnswer } from '../human/ask-oracle.js';
+import type { HumanChannel } from '../human/human-channel.js';
+import type { OracleAnswer } from '../workflow/ask-oracle.js';
 import { RecentWindow } from '../human/recent-window.js';
+import { watchAnswers } from '../human/answer-file.js';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
 import { renderWidth } from '../render/display-width.js';
 import { formatElapsed } from '../render/format-numbers.js';
@@ -31,17 +32,17 @@ import { watchInterruptKey, type KeyInput } from './interrupt-key-watch.js';
 import { teeEvents } from './tee-events.js';
 import { jsonEventSink } from './json-events.js';
 
-/** How long the end of a run waits for side questions still being answered (§2.3). */
+/** How long the end of a run waits for side questions still being answered (docs/human-channel.md). */
 export const ASIDE_WAIT_MS = 120_000;
 
 /**
- * What the driver needs of a workflow: `Workflow`, or one built by another copy of flower-agent (a user's
- * `flower run` module may import its own), hence no `instanceof`.
+ * What the driver needs of a workflow: a `Workflow`, or what `flower run` loaded from a user's module (which
+ * may import its own copy of flower-agent; `loadTarget` checked its channel by shape).
  */
 export interface DrivenWorkflow {
   run(rt: Runtime, options?: { onEvent?: EventSink | null }): Promise<Ctx>;
   /** The human channel its agents ask through; the live input line answers it. */
-  readonly channel?: unknown;
+  readonly channel?: HumanChannel | null;
   /** Failures it recorded instead of throwing (a `Workflow` has them); shown as warnings. */
   readonly uiErrors?: readonly string[];
 }
@@ -65,6 +66,11 @@ export interface DriveWorkflowOptions {
   quitKeys?: KeyInput;
   /** `--json`: every event also goes to stdout as one JSON line. */
   json?: boolean;
+  /**
+   * The warning when stdin is a pipe and the channel waits for answers: its advice must be something the
+   * command has (`go`'s `--timeout 0`; `run` has no such flag, the workflow's channel sets it).
+   */
+  noTtyWarning?: 'warn.noTty' | 'warn.noTtyRun';
 }
 
 /**
@@ -76,11 +82,12 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   const { io } = context;
   const { renderer, config } = startup;
   const lang = config.lang;
-  const channel = humanChannelOf(workflow.channel);
+  const channel = workflow.channel ?? null;
 
-  // Nobody can answer from a pipe; with --timeout 0 questions are settled at once, so that is fine (§12 D16).
+  // Nobody can answer from a pipe; with --timeout 0 questions are settled at once, so that is fine
+  // (decisions.md D216).
   if (channel !== null && !io.stdinIsTty && channel.timeoutS !== 0) {
-    renderer.print(uiText('warn.noTty', {}, lang), 'yellow');
+    renderer.print(uiText(options.noTtyWarning ?? 'warn.noTty', {}, lang), 'yellow');
   }
 
   const window = new RecentWindow();
@@ -104,7 +111,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
       config,
       ...(context.backend === undefined ? {} : { backend: context.backend }),
       recent: () => window.lines(),
-      print: renderer.print,
+      print: (text, style) => renderer.print(text, style),
       // A pipe has no width: side answers are written whole there, as the event log is.
       width: io.stderr.isTTY === true ? renderWidth(io.stderr.columns) : Number.POSITIVE_INFINITY,
       lang,
@@ -153,7 +160,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
       input: io.stdin,
       // Through the footer: without a prompt on screen the footer still draws itself under each line.
       output: startup.footer?.output ?? io.stderr,
-      ...(startup.footer === null ? {} : { status: startup.footer.line }),
+      ...(startup.footer === null ? {} : { status: startup.footer.line.bind(startup.footer) }),
       channel,
       interrupt: (message) => {
         const accepted = runtime.interrupt(message);
@@ -175,10 +182,18 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
     if (io.stdinIsTty) startup.footer?.attach(() => drawing.refresh());
   }
 
+  // Answers from the dashboard (another process, or this one with --dashboard) arrive through the run's
+  // answer file and take the live line's own path into the channel (docs/dashboard.md).
+  const filed =
+    channel === null
+      ? null
+      : watchAnswers(runtime.runDir, (answer) => channel.answer(answer.askId, answer.text));
+
   let ctx: Ctx;
   try {
     ctx = await workflow.run(runtime, { onEvent: sink });
   } finally {
+    filed?.close();
     signals.dispose();
     keys?.close();
     live?.close();
@@ -217,7 +232,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   } else if (typeof ctx._aborted === 'string' && ctx._aborted !== '') {
     // A gate gave up (e.g. an unreachable goal nobody decided on): its reason, not the step's result.
     renderer.print(ctx._aborted, 'red');
-  } else if (ctx._verdict instanceof Verdict && ctx._verdict.state !== 'ACHIEVED') {
+  } else if (ctx._verdict !== undefined && ctx._verdict.state !== 'ACHIEVED') {
     // Every round ran and the judge never said ACHIEVED: say so, and how to go on.
     const reason = ctx._verdict.reason === '' ? '-' : ctx._verdict.reason;
     renderer.print(uiText('verdict.roundsUsed', { n: ctx._goalRounds ?? 0, reason }, lang), 'red');
@@ -225,15 +240,6 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   renderer.print(uiText('err.abortedAt', { step: failedAt }, lang), 'red');
   renderer.close();
   return 1;
-}
-
-/** The workflow's channel when it is a human channel (by shape: it may come from another copy). */
-function humanChannelOf(channel: unknown): HumanChannel | null {
-  if (channel instanceof HumanChannel) return channel;
-  if (typeof channel !== 'object' || channel === null) return null;
-  const methods = ['pending', 'answer', 'decline', 'send'] as const;
-  const candidate = channel as Record<(typeof methods)[number], unknown>;
-  return methods.every((name) => typeof candidate[name] === 'function') ? (channel as HumanChannel) : null;
 }
 
 /** Waits for the side questions still running, at most {@link ASIDE_WAIT_MS}, after saying how many. */

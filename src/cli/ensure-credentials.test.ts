@@ -45,11 +45,11 @@ function setupScript(results: Array<(config: FlowerConfig) => SetupResult>): {
   const reasons: SetupReason[] = [];
   return {
     reasons,
-    setup: async ({ config, reason }) => {
+    setup: ({ config, reason }) => {
       reasons.push(reason);
       const next = results.shift();
-      if (!next) throw new Error('setup opened more often than scripted');
-      return next(config);
+      if (!next) return Promise.reject(new Error('setup opened more often than scripted'));
+      return Promise.resolve(next(config));
     },
   };
 }

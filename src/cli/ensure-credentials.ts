@@ -1,8 +1,8 @@
 /**
- * The credential gate at the start of `go`, `run` and `once` (cli-and-config.md §7.4): credentials must be
+ * The credential gate at the start of `go`, `run` and `once` (docs/configuration.md): credentials must be
  * present — a first-time user on a terminal gets the setup dialogue — and, on a terminal, one probe checks
- * them. A rejection opens setup once and probes again; a second rejection stops the run (§12 D12). Network
- * trouble never forces reconfiguration.
+ * them. A rejection opens setup once and probes again; a second rejection stops the run (decisions.md D212).
+ * Network trouble never forces reconfiguration.
  *
  * @module
  */
@@ -61,12 +61,12 @@ export async function ensureCredentials(options: EnsureCredentialsOptions): Prom
   }
 
   // A run without a terminal cannot fix anything, and a misjudged probe would only abort it; real credential
-  // failures still surface when the run fails (§3.4).
+  // failures still surface when the run fails (docs/cli.md).
   if (options.probe === false || config.noProbe || !isTty) return config;
 
   for (let round = 1; ; round += 1) {
     if (presentCredential(config.env) === 'CLAUDE_CODE_OAUTH_TOKEN') {
-      // Not probed (decision 27): counted as "not verified, letting it through", and said so.
+      // Not probed (decisions.md D27): counted as "not verified, letting it through", and said so.
       write(colors.dim(`  ${uiText('probe.oauth', {}, config.lang)}`));
       return config;
     }

@@ -1,5 +1,5 @@
 /**
- * Why a step failed, said once after the closing line (cli-and-config.md §3.4): a credential problem names
+ * Why a step failed, said once after the closing line (docs/cli.md): a credential problem names
  * `flower setup` (and, on a terminal, runs it with the after-failure reason), overload and rate limits say
  * to wait, anything else shows the error text. A spent budget already had its own line (the `budget`
  * event), so nothing more is said about it.
@@ -21,7 +21,7 @@ export async function explainFailure(
   context: CommandContext,
   color: boolean,
 ): Promise<void> {
-  if (result.error?.startsWith('error_max_budget_usd') === true) return;
+  if (result.outcome.kind === 'budget') return;
   const text = failureText(result);
   switch (classifyFailure(text)) {
     case 'credentials': {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { classifyFailure, failureText } from './failure-reason.js';
 
 describe('classifyFailure', () => {
-  test('recognises credential failures by the §3.4 pattern', () => {
+  test('recognises credential failures by the closing-line pattern', () => {
     for (const text of [
       'api_error 401: Invalid API key',
       'invalid_api_key',

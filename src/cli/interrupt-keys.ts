@@ -1,5 +1,5 @@
 /**
- * Signals while a workflow runs (cli-and-config.md §2.5, decision 12). SIGHUP and SIGTERM always rescue the
+ * Signals while a workflow runs (docs/runtime.md, decisions.md D12). SIGHUP and SIGTERM always rescue the
  * in-flight row and re-raise ({@link guardSignals}). Ctrl-C depends on whether a human can type:
  *
  * - with a terminal and a live input line, a SIGINT is the first stage of the two-stage Ctrl-C — it goes to
@@ -12,7 +12,7 @@
  * Quitting writes the in-flight step as `killed-by-signal`, removes the handlers, says the `farewell` (the
  * closing line and the command that continues) and exits 130: the session stays resumable. Beyond that
  * synchronous rescue and those few synchronous lines the handler does no I/O (waiting on anything there
- * froze the reference's event loop, issue #8). SIGHUP and SIGTERM say the same farewell before the signal
+ * froze the reference's event loop). SIGHUP and SIGTERM say the same farewell before the signal
  * is raised again.
  *
  * @module

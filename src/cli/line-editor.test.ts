@@ -5,6 +5,8 @@ import { LineEditor, type EditorAction } from './line-editor.js';
 const ESC = '\x1b';
 const LEFT = `${ESC}[D`;
 const RIGHT = `${ESC}[C`;
+const UP = `${ESC}[A`;
+const DOWN = `${ESC}[B`;
 
 /** Feeds `keys` and shows the buffer with `|` at the cursor. */
 function typed(keys: string | Uint8Array | Array<string | Uint8Array>): {
@@ -41,7 +43,25 @@ describe('LineEditor', () => {
     ['deletes forward with ESC[3~', `abc\x01${ESC}[3~`, '|bc'],
     ['ignores a forward delete at the end', `abc${ESC}[3~`, 'abc|'],
     ['clears the line with ^U', 'abc\x15', '|'],
-    ['ignores up and down (no history)', `ab${ESC}[A${ESC}[B`, 'ab|'],
+    ['ignores up and down with no line submitted yet', `ab${ESC}[A${ESC}[B`, 'ab|'],
+    ['recalls the previous line with up, cursor at its end', `one\rtwo\r${UP}`, 'two|'],
+    ['walks back through the lines with up, stopping at the oldest', `one\rtwo\r${UP}${UP}${UP}`, 'one|'],
+    ['brings back the line being typed with down', `one\rdra${LEFT}${UP}${DOWN}`, 'dra|'],
+    [
+      'walks forward with down, stopping at the line being typed',
+      `a\rb\r${UP}${UP}${DOWN}${DOWN}${DOWN}`,
+      '|',
+    ],
+    ['recalls with application-mode arrows', `one\r${ESC}OA`, 'one|'],
+    ['skips empty lines in the history', `one\r\r${UP}`, 'one|'],
+    ['stores a line sent again unchanged once', `one\r${UP}\rtwo\r${UP}${UP}${UP}${DOWN}`, 'two|'],
+    ['edits a recalled line like any other', `one\r${UP}\x7fe`, 'one|'],
+    ['cuts to the end with ^K', `abcd${LEFT}${LEFT}\x0b`, 'ab|'],
+    ['puts back what ^K cut with ^Y, at the cursor', `abcd${LEFT}${LEFT}\x0b\x01\x19`, 'cd|ab'],
+    ['puts back what ^U cleared with ^Y', 'abc\x15x\x19', 'xabc|'],
+    ['keeps the cut text across a submit', `ab${LEFT}\x0b\rz\x19`, 'zb|'],
+    ['yanks nothing before anything was cut', 'ab\x19', 'ab|'],
+    ['does not replace the cut text with nothing: ^K at the end', `abc${LEFT}\x0b\x05\x0b\x19\x19`, 'abcc|'],
     ['consumes unknown sequences', `a${ESC}[15~${ESC}[200~b`, 'ab|'],
     ['consumes Alt+key', `a${ESC}xb`, 'ab|'],
     ['gives up an escape sequence after 8 bytes and types what follows', `a${ESC}[1234567b`, 'a7b|'],

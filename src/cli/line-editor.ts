@@ -1,12 +1,13 @@
 /**
- * The character-mode line editor of the live input line (cli-and-config.md §2.4), as a pure state machine:
+ * The character-mode line editor of the live input line (docs/human-channel.md), as a pure state machine:
  * bytes from a raw-mode terminal in, editing actions out. It never touches a terminal, so every key is a
  * table row in its test.
  *
  * In raw mode the terminal does no line editing and sends Ctrl-C as the byte 0x03 rather than a signal
- * (§2.5), so both are handled here. Input is decoded as UTF-8 incrementally: a character split across two
- * reads is held until it is complete, never inserted as two broken halves. The cursor moves by user-perceived
- * characters (grapheme clusters), so Backspace removes a whole accented letter or emoji.
+ * (docs/human-channel.md), so both are handled here. Input is decoded as UTF-8 incrementally: a character
+ * split across two reads is held until it is complete, never inserted as two broken halves. The cursor moves
+ * by user-perceived characters (grapheme clusters), so Backspace removes a whole accented letter or emoji.
+ * Up and Down walk the lines submitted before; Ctrl-K and Ctrl-U cut text that Ctrl-Y puts back.
  *
  * @module
  */
@@ -22,6 +23,9 @@ export type EditorAction =
 /** An escape sequence longer than this many bytes (ESC included) is abandoned. */
 const MAX_ESCAPE = 8;
 
+/** Submitted lines kept for Up/Down; the oldest go first. */
+const MAX_HISTORY = 100;
+
 const ESC = '\x1b';
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -35,6 +39,14 @@ export class LineEditor {
   #escape: string | null = null;
   /** The previous character was CR, so an LF right after it ends the same line (pasted CRLF text). */
   #afterCr = false;
+  /** Non-empty submitted lines, oldest first. */
+  readonly #history: string[] = [];
+  /** Index into the history of the line shown; `history.length` is the line being typed. */
+  #historyIndex = 0;
+  /** The line being typed, kept while Up shows older lines so Down can bring it back. */
+  #draft = '';
+  /** The text Ctrl-K or Ctrl-U cut last, for Ctrl-Y. */
+  #killed = '';
 
   /** The line typed so far. */
   get text(): string {
@@ -102,17 +114,25 @@ export class LineEditor {
         return;
       case '\x15':
         this.#edit(actions, () => {
+          if (this.#buffer !== '') this.#killed = this.#buffer;
           this.#buffer = '';
           this.#cursor = 0;
         });
         return;
+      case '\x0b':
+        this.#edit(actions, () => {
+          if (this.#cursor === this.#buffer.length) return;
+          this.#killed = this.#buffer.slice(this.#cursor);
+          this.#buffer = this.#buffer.slice(0, this.#cursor);
+        });
+        return;
+      case '\x19':
+        this.#edit(actions, () => this.#insert(this.#killed));
+        return;
     }
     // Other C0 controls, DEL and C1 controls: ignored (they would corrupt the screen if echoed).
     if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return;
-    this.#edit(actions, () => {
-      this.#buffer = this.#buffer.slice(0, this.#cursor) + character + this.#buffer.slice(this.#cursor);
-      this.#cursor += character.length;
-    });
+    this.#edit(actions, () => this.#insert(character));
   }
 
   #escapePart(character: string, actions: EditorAction[]): void {
@@ -152,6 +172,12 @@ export class LineEditor {
     const final = sequence.at(-1);
     const parameter = sequence.slice(1, -1).split(';')[0] ?? '';
     switch (final) {
+      case 'A':
+        this.#edit(actions, () => this.#recall(this.#historyIndex - 1));
+        return;
+      case 'B':
+        this.#edit(actions, () => this.#recall(this.#historyIndex + 1));
+        return;
       case 'D':
         this.#edit(actions, () => this.#moveTo(this.#previousBoundary()));
         return;
@@ -171,7 +197,7 @@ export class LineEditor {
         } else if (parameter === '3') this.#edit(actions, () => this.#deleteForward());
         return;
       default:
-        // Up/down (no history), function keys, focus reports and the like.
+        // Function keys, focus reports and the like.
         return;
     }
   }
@@ -186,8 +212,29 @@ export class LineEditor {
 
   #submit(actions: EditorAction[]): void {
     actions.push({ kind: 'submit', line: this.#buffer });
+    // A line recalled and sent again unchanged is not stored twice in a row.
+    if (this.#buffer !== '' && this.#history.at(-1) !== this.#buffer) {
+      this.#history.push(this.#buffer);
+      if (this.#history.length > MAX_HISTORY) this.#history.shift();
+    }
+    this.#historyIndex = this.#history.length;
+    this.#draft = '';
     this.#buffer = '';
     this.#cursor = 0;
+  }
+
+  /** Shows history entry `index` (the draft past the newest), cursor at its end; outside the range, nothing. */
+  #recall(index: number): void {
+    if (index < 0 || index > this.#history.length) return;
+    if (this.#historyIndex === this.#history.length) this.#draft = this.#buffer;
+    this.#historyIndex = index;
+    this.#buffer = this.#history[index] ?? this.#draft;
+    this.#cursor = this.#buffer.length;
+  }
+
+  #insert(text: string): void {
+    this.#buffer = this.#buffer.slice(0, this.#cursor) + text + this.#buffer.slice(this.#cursor);
+    this.#cursor += text.length;
   }
 
   #moveTo(offset: number): void {

@@ -187,6 +187,19 @@ describe('startLiveInput, character mode', () => {
     expect(screen.all.split(IDLE)).toHaveLength(2);
   });
 
+  test('recalls the line sent before with up, onto the prompt, and sends it again', async () => {
+    const input = new FakeTerminalInput();
+    const channel = new HumanChannel();
+    const live = start({ input, channel });
+    input.write('keep going\r');
+    await vi.waitFor(() => expect(channel.pendingMail()).toHaveLength(1));
+    input.write('\x1b[A');
+    await vi.waitFor(() => expect(live.promptLine()).toBe(`${MARK}keep going`));
+    expect(screen.last).toBe(`${ERASE}${MARK}keep going`);
+    input.write('\r');
+    await vi.waitFor(() => expect(channel.pendingMail()).toHaveLength(2));
+  });
+
   test('wraps a hint at word boundaries at 60 columns and keeps typing on the prompt row', async () => {
     screen.columns = 60;
     const input = new FakeTerminalInput();

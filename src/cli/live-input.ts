@@ -1,5 +1,5 @@
 /**
- * The live input line during `go` and `run` (cli-and-config.md §2.3–2.5). It reads standard input for the
+ * The live input line during `go` and `run` (docs/human-channel.md). It reads standard input for the
  * whole run — not only while a question waits, or text typed ahead would be taken as the next answer — and
  * routes each line ({@link routeLine}) to the waiting question, the agent's inbox, the side-question oracle
  * or a pending interrupt.
@@ -10,7 +10,7 @@
  * if everything written to the screen goes through {@link LiveInput.output} or {@link LiveInput.writeAbove}.
  * In character mode Ctrl-C arrives as a byte, not a signal: the first press interrupts the running step
  * (the next line typed is the message), a second press — while that message is still awaited, or within
- * 2 s — quits (decision 12). Without a terminal, lines are read as they come and nothing is drawn.
+ * 2 s — quits (decisions.md D12). Without a terminal, lines are read as they come and nothing is drawn.
  *
  * @module
  */
@@ -79,7 +79,7 @@ export interface LiveInput {
   readonly closed: Promise<void>;
 }
 
-/** A second Ctrl-C within this many milliseconds quits (decision 12). */
+/** A second Ctrl-C within this many milliseconds quits (decisions.md D12). */
 export const DOUBLE_PRESS_MS = 2000;
 
 /** Starts reading `input` for the rest of the run; see the module comment. */

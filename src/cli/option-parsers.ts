@@ -1,6 +1,6 @@
 /**
  * Value parsers for command-line options. Each throws commander's `InvalidArgumentError`, which the CLI
- * turns into a one-line usage error with exit code 2 (cli-and-config.md §12 D5: no silent fall-backs).
+ * turns into a one-line usage error with exit code 2 (decisions.md D205: no silent fall-backs).
  *
  * @module
  */
@@ -46,6 +46,16 @@ export function parseTimeout(value: string): number | null {
   const number = Number(text);
   if (text === '' || !Number.isFinite(number) || number < 0) {
     throw new InvalidArgumentError('Give seconds (0 = decide without asking) or "never".');
+  }
+  return number;
+}
+
+/** A TCP port for `--port`: 0 (any free port) to 65535. */
+export function parsePort(value: string): number {
+  const text = value.trim();
+  const number = Number(text);
+  if (!/^\d+$/.test(text) || number > 65_535) {
+    throw new InvalidArgumentError('Give a port number from 1 to 65535, or 0 for any free port.');
   }
   return number;
 }

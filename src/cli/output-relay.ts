@@ -3,7 +3,7 @@
  * renderer lives: the terminal at first (credential lines, the wake banner), then the live input line's
  * output while the run is on — so each event lands above the prompt instead of through it — and the terminal
  * again once the line is closed. The renderer is created before the line exists (setup may have to run
- * first), and it must stay one renderer for the whole run (reference issue #14), hence a relay rather than
+ * first), and it must stay one renderer for the whole run (decisions.md D203), hence a relay rather than
  * a second renderer.
  *
  * @module

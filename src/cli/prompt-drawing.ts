@@ -1,5 +1,5 @@
 /**
- * Drawing and erasing the live input line (cli-and-config.md §2.3): the last screen line is the prompt plus
+ * Drawing and erasing the live input line (docs/human-channel.md): the last screen line is the prompt plus
  * the half-typed text, with the cursor where the typist left it. Every write above it erases it and draws
  * it again. A prompt wider than the terminal wraps onto several rows, so erasing goes back to the prompt's
  * first row and clears to the end of the screen, and the cursor is placed by row and column rather than

@@ -55,7 +55,8 @@ export function quietRetries(renderer: TerminalRenderer): TerminalRenderer {
   };
   // Whatever else the renderer offers is the renderer's own.
   for (const key of Object.keys(renderer)) {
-    if (!(key in wrapped)) Object.defineProperty(wrapped, key, { get: () => Reflect.get(renderer, key) });
+    if (!(key in wrapped))
+      Object.defineProperty(wrapped, key, { get: (): unknown => Reflect.get(renderer, key) });
   }
   return wrapped;
 }

@@ -10,7 +10,7 @@ const questionPending: RouteState = {
 };
 const nothingPending: RouteState = { interruptPending: false, questions: [] };
 
-// One row per cell of cli-and-config.md §2.3: line × (interrupt pending, question pending, nothing pending).
+// One row per cell of docs/human-channel.md: line × (interrupt pending, question pending, nothing pending).
 const table: Array<[string, string | null, LineRoute, LineRoute, LineRoute]> = [
   [
     'an empty line',

@@ -1,10 +1,10 @@
 /**
- * Where one line typed at the live input line goes (cli-and-config.md §2.3, the routing table): to a pending
+ * Where one line typed at the live input line goes (docs/human-channel.md, the routing table): to a pending
  * interrupt, to the question waiting for an answer, to the side-question oracle, or to the agent's inbox.
  * Pure, so every cell of the table is a test row; the caller carries the decision out.
  *
  * An empty line is never end of input (the reference could not tell a bare Enter from EOF in character
- * mode and declined questions as "input closed", §12 D6): end of input is `null`.
+ * mode and declined questions as "input closed", decisions.md D206): end of input is `null`.
  *
  * @module
  */
@@ -39,7 +39,10 @@ export type LineRoute =
    */
   | { kind: 'eof'; interrupt: boolean; decline: string[] };
 
-/** Lines beginning with either mark are side questions; the full-width one was missed by the reference (D4). */
+/**
+ * Lines beginning with either mark are side questions; the full-width one was missed by the reference
+ * (decisions.md D204).
+ */
 const SIDE_MARKS = ['?', '\uff1f'] as const;
 
 /** The reason given to the model for questions declined at end of input. */

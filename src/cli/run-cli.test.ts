@@ -8,6 +8,7 @@ import { projectKey } from '../agent/project-key.js';
 import { readManifest } from '../runtime/manifest.js';
 import { SqliteSessionStore } from '../session/sqlite-session-store.js';
 import { ScriptedBackend, type ScriptedStep } from '../testing/scripted-backend.js';
+import { sdkAssistantText, sdkInit, sdkResult, type SdkSuccessResult } from '../testing/sdk-messages.js';
 import { startCli } from '../../test/support/cli-session.js';
 
 let dir: string;
@@ -38,64 +39,32 @@ async function flower(
 }
 
 function answer(text: string): AgentMessage[] {
+  const session = { sessionId: 'sess-1' };
   return [
-    { type: 'system', subtype: 'init', session_id: 'sess-1', uuid: 'u0' },
-    {
-      type: 'assistant',
-      session_id: 'sess-1',
-      uuid: 'u1',
-      parent_tool_use_id: null,
-      message: {
-        id: 'm1',
-        model: 'claude-opus-5-5',
-        role: 'assistant',
-        content: [{ type: 'text', text }],
-        usage: { input_tokens: 36_849 },
-      },
-    },
-    {
-      type: 'result',
-      subtype: 'success',
-      is_error: false,
-      num_turns: 1,
-      total_cost_usd: 0.1474,
-      result: text,
-      session_id: 'sess-1',
-      uuid: 'u2',
-    },
-  ] as unknown as AgentMessage[];
+    sdkInit(session),
+    sdkAssistantText(text, { ...session, id: 'm1', model: 'claude-opus-5-5', inputTokens: 36_849 }),
+    sdkResult({ ...session, result: text, costUsd: 0.1474 }),
+  ];
 }
 
 function apiFailure(status: number, text: string): AgentMessage[] {
+  const session = { sessionId: 'sess-1' };
+  // The SDK reports an API error as a `success` result with `is_error` set, its reason and HTTP status.
+  const result: SdkSuccessResult = {
+    ...sdkResult({ ...session, result: text, isError: true }),
+    terminal_reason: 'api_error',
+    api_error_status: status,
+  };
   return [
-    { type: 'system', subtype: 'init', session_id: 'sess-1', uuid: 'u0' },
-    {
-      type: 'assistant',
-      session_id: 'sess-1',
-      uuid: 'u1',
-      parent_tool_use_id: null,
+    sdkInit(session),
+    sdkAssistantText(text, {
+      ...session,
+      id: 'm1',
+      model: '<synthetic>',
       error: status === 401 ? 'authentication_failed' : 'server_error',
-      message: {
-        id: 'm1',
-        model: '<synthetic>',
-        role: 'assistant',
-        content: [{ type: 'text', text }],
-        usage: {},
-      },
-    },
-    {
-      type: 'result',
-      subtype: 'success',
-      is_error: true,
-      terminal_reason: 'api_error',
-      api_error_status: status,
-      num_turns: 1,
-      total_cost_usd: 0,
-      result: text,
-      session_id: 'sess-1',
-      uuid: 'u2',
-    },
-  ] as unknown as AgentMessage[];
+    }),
+    result,
+  ];
 }
 
 describe('runCli', () => {

@@ -1,5 +1,5 @@
 /**
- * The CLI as a function: argv in, exit code out (cli-and-config.md §1–4). It rewrites argv for the default
+ * The CLI as a function: argv in, exit code out (docs/cli.md). It rewrites argv for the default
  * subcommand, parses, runs the command, and turns every deliberate stop into one stderr line: exit 2 for
  * usage errors, 1 for everything else; 0 for success, `--help` and `--version`.
  *
@@ -9,6 +9,7 @@ import { CommanderError } from '@commander-js/extra-typings';
 import { displayPath, userEnvFile } from '../config/config-dir.js';
 import { languageOf, uiText } from '../config/ui-text.js';
 import { isFlowerError } from '../errors.js';
+import { errorText } from '../internal/error-text.js';
 import { sanitizeLine } from '../render/sanitize.js';
 import { useColor } from './cli-io.js';
 import { writeErrorLines } from './error-lines.js';
@@ -61,9 +62,33 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       const { statusCommand } = await import('./commands/status.js');
       return statusCommand(dir, options, globals, context);
     },
+    verify: async (dir, options, globals) => {
+      const { verifyCommand } = await import('./commands/verify.js');
+      return verifyCommand(dir, options, globals, context);
+    },
+    analyze: async (runDir, options, globals) => {
+      const { analyzeCommand } = await import('./commands/analyze.js');
+      return analyzeCommand(runDir, options, globals, context);
+    },
+    dashboard: async (dir, options, globals) => {
+      const { dashboardCommand } = await import('./commands/dashboard.js');
+      return dashboardCommand(dir, options, globals, context);
+    },
+    exportRun: async (dir, options, globals) => {
+      const { exportCommand } = await import('./commands/export.js');
+      return exportCommand(dir, options, globals, context);
+    },
+    importRun: async (archive, globals) => {
+      const { importCommand } = await import('./commands/import.js');
+      return importCommand(archive, globals, context);
+    },
+    doctor: async (runDir, options, globals) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
+      return doctorCommand(runDir, options, globals, context);
+    },
     completion: async (shell, program) => {
       const { completionScript } = await import('./shell-completion.js');
-      io.stdout.write(completionScript(shell as 'bash' | 'zsh' | 'fish', program));
+      io.stdout.write(completionScript(shell, program));
       return 0;
     },
   };
@@ -111,7 +136,7 @@ async function reportError(error: unknown, context: CommandContext): Promise<num
     await writeErrorLines(io.stderr, `${prefix}${error.message}`);
     return error.exitCode;
   }
-  const described = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const described = errorText(error);
   await writeErrorLines(io.stderr, uiText('err.unexpected', { e: described }, languageOf(io.env)));
   if (io.env['FLOWER_DEBUG'] && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return 1;

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { createProgram, type CommandHandlers } from './program.js';
 import { completionScript } from './shell-completion.js';
 
-const idle = async (): Promise<number> => 0;
+const idle = (): Promise<number> => Promise.resolve(0);
 const handlers: CommandHandlers = {
   go: idle,
   run: idle,
@@ -16,12 +16,17 @@ const handlers: CommandHandlers = {
   ask: idle,
   demo: idle,
   status: idle,
+  verify: idle,
+  analyze: idle,
+  dashboard: idle,
+  exportRun: idle,
+  importRun: idle,
+  doctor: idle,
   completion: idle,
 };
 
 function program(): CommandUnknownOpts {
-  return createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined })
-    .command as unknown as CommandUnknownOpts;
+  return createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined }).command;
 }
 
 const folder = mkdtempSync(join(tmpdir(), 'flower-completion-'));

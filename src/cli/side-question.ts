@@ -1,5 +1,5 @@
 /**
- * How the CLI shows a side question's answer (cli-and-config.md §2.3): `[aside.head]`, the wrapped answer
+ * How the CLI shows a side question's answer (docs/human-channel.md): `[aside.head]`, the wrapped answer
  * (or `[aside.none]`), then `[aside.cost]`; a failure is one `[aside.fail]` line and never touches the run.
  * {@link answerSideQuestion} is what the live input line calls for a line starting with `?`; `flower ask`
  * uses the same pieces with the answer on stdout.
@@ -7,7 +7,7 @@
  * @module
  */
 import { uiText, type Lang } from '../config/ui-text.js';
-import { askOracle, type AskOracleOptions, type OracleAnswer } from '../human/ask-oracle.js';
+import { askOracle, type AskOracleOptions, type OracleAnswer } from '../workflow/ask-oracle.js';
 import picocolors from 'picocolors';
 import { renderWidth } from '../render/display-width.js';
 import { markdownLines } from '../render/markdown-lines.js';

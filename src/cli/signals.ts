@@ -1,5 +1,5 @@
 /**
- * Signals during a run (cli-and-config.md §2.5, runtime.md §5): SIGHUP and SIGTERM write the in-flight step
+ * Signals during a run (docs/runtime.md): SIGHUP and SIGTERM write the in-flight step
  * to the manifest (`killed-by-signal`), then re-raise the signal so the process dies by it — a terminal
  * crash sends SIGHUP, whose default action skips every `finally`, and one reference run left no manifest
  * at all. Ctrl-C (SIGINT) rescues the same way and exits 130. After the rescue a `farewell` may write the

@@ -1,5 +1,5 @@
 /**
- * The startup prompt of `go` (cli-and-config.md §2.1): with no request on the command line, one line is
+ * The startup prompt of `go` (docs/cli.md): with no request on the command line, one line is
  * read from standard input — never through the shell, so quotes, `!` and CJK text are typed freely.
  *
  * On a terminal a header says what is expected (fresh or waking directory) and the line is edited after

@@ -1,8 +1,8 @@
 /**
- * The wake banner (cli-and-config.md §3.3): printed once, after the startup prompt, when `go` continues a
+ * The wake banner (docs/continuity.md): printed once, after the startup prompt, when `go` continues a
  * workspace whose brief is confirmed — where it resumes, what it found, and which wake this is. Built only
  * from a {@link WakeState}, which is gathered read-only: the reference built a whole runtime for it,
- * creating folders and re-checking credentials just to print one line (§12 D24).
+ * creating folders and re-checking credentials just to print one line (decisions.md D224).
  *
  * @module
  */

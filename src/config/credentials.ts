@@ -1,6 +1,6 @@
 /**
- * The credential presence check (cli-and-config.md §7.1, decision 27) and the token classification used by
- * setup (decision 14).
+ * The credential presence check (docs/configuration.md, decisions.md D27) and the token classification used
+ * by setup (decisions.md D14).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The `-v` configuration dump (cli-and-config.md §7.2): one `KEY = value` line per known key that has a
+ * The `-v` configuration dump (docs/configuration.md): one `KEY = value` line per known key that has a
  * value, secrets masked, the default base URL when none is set, `FLOWER_WINDOW`, the plugin directory, and
  * the odd `.env` lines (file:line, never a value).
  *
@@ -32,6 +32,7 @@ const FLOWER_SWITCHES = [
   'FLOWER_STALL_TIMEOUT',
   'FLOWER_UNREACHABLE_WAIT',
   'FLOWER_SANDBOX',
+  'FLOWER_PRICES',
 ];
 
 /**

@@ -9,7 +9,7 @@ type Row = {
   problem?: DotenvProblem['problem'];
 };
 
-// Every accepted form of cli-and-config.md §6.2 + decision 18, and every form that is not accepted.
+// Every accepted form of docs/configuration.md + decisions.md D18, and every form that is not accepted.
 const accepted: Row[] = [
   { form: 'plain', text: 'KEY=value', value: 'value' },
   { form: 'spaces around =', text: 'KEY = value', value: 'value' },

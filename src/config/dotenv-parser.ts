@@ -1,5 +1,5 @@
 /**
- * The `.env` parser (cli-and-config.md §6.2, decision 18). Per line: trim; skip blank lines, `#` comments
+ * The `.env` parser (docs/configuration.md, decisions.md D18). Per line: trim; skip blank lines, `#` comments
  * and lines without `=`; strip a leading `export `; split at the first `=`; trim both sides. A value wrapped
  * in a matching quote pair is taken literally between the quotes (an ` # comment` may follow the closing
  * quote); an unquoted value loses a trailing comment that starts with whitespace + `#`. An empty value does

@@ -5,7 +5,9 @@
  * @module
  */
 
-/** The credential variables; any one of them, non-empty, counts as "credentials present" (decision 27). */
+/**
+ * The credential variables; any one of them, non-empty, counts as "credentials present" (decisions.md D27).
+ */
 export const CREDENTIAL_KEYS = [
   'ANTHROPIC_API_KEY',
   'ANTHROPIC_AUTH_TOKEN',
@@ -17,8 +19,8 @@ export type CredentialKey = (typeof CREDENTIAL_KEYS)[number];
 
 /**
  * The ten keys flower knows: the only keys borrowed from `~/.claude/settings.json`, and the keys the `-v`
- * dump shows, in this order. The reference had nine; `CLAUDE_CODE_OAUTH_TOKEN` is the tenth (decision 27),
- * listed beside the other credentials so the dump groups them.
+ * dump shows, in this order. The reference had nine; `CLAUDE_CODE_OAUTH_TOKEN` is the tenth
+ * (decisions.md D27), listed beside the other credentials so the dump groups them.
  */
 export const KNOWN_KEYS: readonly string[] = Object.freeze([
   'ANTHROPIC_API_KEY',
@@ -35,7 +37,7 @@ export const KNOWN_KEYS: readonly string[] = Object.freeze([
 
 /**
  * The eight variables flower sets for the agent subprocess. They are removed from the base environment
- * before flower adds its own values, so exporting them in a shell has no effect (decision 17).
+ * before flower adds its own values, so exporting them in a shell has no effect (decisions.md D17).
  */
 export const FLOWER_OWNED_ENV: readonly string[] = Object.freeze([
   'DISABLE_AUTO_COMPACT',

@@ -1,7 +1,7 @@
 /**
  * `loadConfig()`: the process environment plus the `.env` chain, read once into a frozen {@link FlowerConfig}.
  * The process environment itself is left untouched; the rest of the program passes `config.env` around, and
- * the agent subprocess gets an environment built from it (decisions 4 and 17).
+ * the agent subprocess gets an environment built from it (decisions.md D4 and D17).
  *
  * @module
  */
@@ -9,6 +9,7 @@ import { configDir } from './config-dir.js';
 import type { DotenvProblem } from './dotenv-parser.js';
 import { loadDotenv } from './load-dotenv.js';
 import { processEnvironment, type Env } from './process-environment.js';
+import { readPriceOverrides, type PriceOverrides } from './price-overrides.js';
 import { languageOf, uiText, type Lang } from './ui-text.js';
 
 /** Everything flower reads from its environment, resolved once. */
@@ -37,6 +38,8 @@ export interface FlowerConfig {
   sources: Readonly<Record<string, string>>;
   /** One-line warnings to show once at startup (an invalid `FLOWER_WINDOW`, say). */
   warnings: readonly string[];
+  /** The user's prices from `FLOWER_PRICES` (docs/configuration.md); absent or null = the built-in table. */
+  prices?: PriceOverrides | null;
 }
 
 /** Options for {@link loadConfig}. */
@@ -108,8 +111,14 @@ export function deriveConfig(
   if (unreachableSetting !== '' && unreachableWaitS === null) {
     warnings.push(uiText('cfg.badUnreachable', { value: unreachableSetting }, lang));
   }
+  const prices = readPriceOverrides(env['FLOWER_PRICES'], {
+    fromFile: parts.sources?.['FLOWER_PRICES'],
+    cwd: process.cwd(),
+  });
+  if (prices.problem !== null) warnings.push(uiText('cfg.badPrices', { why: prices.problem }, lang));
   const config: FlowerConfig = Object.freeze({
     env,
+    prices: prices.overrides,
     lang,
     configDir: configDir(env),
     window,

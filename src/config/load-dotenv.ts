@@ -1,5 +1,5 @@
 /**
- * The `.env` chain (cli-and-config.md §6.1, decision 18). Sources, per key first-wins: the target
+ * The `.env` chain (docs/configuration.md, decisions.md D18). Sources, per key first-wins: the target
  * environment itself (an empty value does not block), `$FLOWER_ENV`, `./.env` in the working directory,
  * `CFG/.env`, `.env` at the package root (source checkouts only), then the `env` blocks of
  * `~/.claude/settings.json` and `settings.local.json` (known keys only). An explicit path reads only that

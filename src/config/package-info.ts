@@ -33,7 +33,7 @@ export const VERSION: string = typeof manifest['version'] === 'string' ? manifes
 /** The package's name in its own `package.json`: the name the update check asks the registry about. */
 export const PACKAGE_NAME: string = typeof manifest['name'] === 'string' ? manifest['name'] : 'flower-agent';
 
-/** `<package root>/plugin`, loaded into every agent session when it exists (cli-and-config.md §11.3). */
+/** `<package root>/plugin`, loaded into every agent session when it exists (docs/configuration.md). */
 export const PLUGIN_DIR: string = join(PACKAGE_ROOT, 'plugin');
 
 /**

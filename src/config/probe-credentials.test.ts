@@ -122,7 +122,7 @@ describe('probeCredentials', () => {
   test('treats "not found" for the built-in fallback model as undecidable, not as wrong configuration', async () => {
     handler = reply(404, '{"error":{"type":"not_found_error"}}');
     const result = await probeCredentials({ env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: baseUrl } });
-    expect(JSON.parse(requests[0]?.body ?? '').model).toBe(PROBE_FALLBACK_MODEL);
+    expect((JSON.parse(requests[0]?.body ?? '') as { model?: unknown }).model).toBe(PROBE_FALLBACK_MODEL);
     expect(result).toMatchObject({ verdict: 'ok', status: 404, verified: false });
   });
 

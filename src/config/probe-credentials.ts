@@ -1,8 +1,8 @@
 /**
- * The credential probe (cli-and-config.md §7.3): one small paid request, `POST <base>/v1/messages` with
+ * The credential probe (docs/configuration.md): one small paid request, `POST <base>/v1/messages` with
  * `max_tokens: 16`, classified as `ok`, `auth` (rejected), `config` (wrong URL or model) or `net` (could
  * not tell because the server or the network failed). `max_tokens` stays 16: with 1, models that must think
- * took about 30 s instead of about 4 s. A Claude Code OAuth token is not probed (decision 27).
+ * took about 30 s instead of about 4 s. A Claude Code OAuth token is not probed (decisions.md D27).
  *
  * @module
  */
@@ -41,7 +41,7 @@ export const PROBE_TIMEOUT_MS = 20_000;
 
 /**
  * The model probed when the user configured none. It may be retired one day, which is why a "not found" for
- * it counts as undecidable rather than as a wrong configuration (cli-and-config.md §12 D13).
+ * it counts as undecidable rather than as a wrong configuration (decisions.md D213).
  */
 export const PROBE_FALLBACK_MODEL = 'claude-haiku-4-5';
 

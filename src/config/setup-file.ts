@@ -1,8 +1,8 @@
 /**
  * What `flower setup` does to `CFG/.env`, without any terminal: turn four answers into a plan, merge the plan
  * into the file (only the keys setup manages are replaced; other lines stay as written), write it with mode
- * 0600, and work out the environment for the rest of this run plus the warnings for later runs (§8, D11,
- * decisions 14 and 26).
+ * 0600, and work out the environment for the rest of this run plus the warnings for later runs
+ * (docs/configuration.md, decisions.md D211, D14 and D26).
  *
  * The file may be shared with the Python flower, whose parser strips every leading and trailing quote and
  * knows no comments or `export`. So a value is written bare when both parsers read it back unchanged,
@@ -81,7 +81,7 @@ export function formatEnvLine(key: string, value: string): string {
 
 /**
  * Turn the answers (already trimmed) into keys to set and keys to remove. Storing one kind of token removes
- * the other two (decision 14).
+ * the other two (decisions.md D14).
  */
 export function planSetup(answers: SetupAnswers): SetupPlan {
   const set: Record<string, string> = {};
@@ -173,7 +173,7 @@ export interface SetupOutcome {
  * After saving: reload the configuration as the next run will see it, then make the saved values win for
  * this run (as the reference's reload "with override" did) and drop removed keys that came from a file.
  * Whenever the next run will see something else — the shell exports the key, or a file read before
- * `CFG/.env` sets it — say so (decision 26).
+ * `CFG/.env` sets it — say so (decisions.md D26).
  */
 export function settleAfterSetup(
   config: FlowerConfig,

@@ -1,5 +1,6 @@
 /**
- * The UI catalog: every user-visible line flower prints, by key (decisions 1 and 28). English is the default;
+ * The UI catalog: every user-visible line flower prints, by key (decisions.md D1 and D28). English is the
+ * default;
  * `FLOWER_LANG=zh` selects the Chinese catalog in `ui-text-zh.ts`. `{name}` marks a placeholder; option
  * names, variable names, `/new` and icons are never translated.
  *
@@ -13,7 +14,7 @@ export type Lang = 'en' | 'zh';
 
 /** The English catalog; its keys define {@link CatalogKey}. */
 export const EN_CATALOG = {
-  // Startup prompt and request errors (cli-and-config.md §2.1, §1.4).
+  // Startup prompt and request errors (docs/cli.md).
   'prompt.fresh': 'What should I do? One sentence is enough; Enter to start (Ctrl-C to quit)',
   'prompt.wake':
     'Continue from last time? Enter = keep going; or say something new; /new = start over (Ctrl-C to quit)',
@@ -28,7 +29,9 @@ export const EN_CATALOG = {
   'err.run.notFound':
     'Cannot find {p} (current directory {cwd}). A file path must exist; to import by module name, omit the file extension.',
   'err.run.import': "Failed to import '{m}': {e}",
-  'err.run.noAttr': "'{m}' has no export '{a}'",
+  'err.run.noAttr': "'{m}' has no export '{a}'.{near} Its exports: {names}.",
+  'err.run.noAttrNear': " Did you mean '{name}'?",
+  'err.run.noExports': '(none)',
   'err.run.notWorkflow': "'{m}:{a}' is not a Workflow, nor a function that returns one",
   'err.run.tsLoader':
     'Node {v} cannot import the TypeScript file {p} by itself. Compile it to .js, or run flower under a loader: node --import tsx {bin} run {target}',
@@ -51,8 +54,10 @@ export const EN_CATALOG = {
   'err.unexpected': 'Unexpected error: {e} (set FLOWER_DEBUG=1 to see the stack)',
   'warn.noTty':
     '! stdin is not a terminal, so nobody can answer questions. Add --timeout 0 to let it decide on its own.',
+  'warn.noTtyRun':
+    "! stdin is not a terminal, so nobody can answer this workflow's questions: each waits out its channel's timeout. Give the channel timeoutS: 0 (new HumanChannel({ timeoutS: 0 })) to let the agent decide on its own.",
 
-  // The live input line (§2.3) and interrupts (§2.5).
+  // The live input line and interrupts (docs/human-channel.md).
   'live.answer': 'Your answer (Enter = skip, let it decide):',
   'live.idle':
     '(type = add a requirement, delivered at the next checkpoint; start with ? = side question, the run is not disturbed)',
@@ -68,7 +73,7 @@ export const EN_CATALOG = {
   'int.resumeSaid': 'Interrupted; resuming with your message',
   'int.resume': 'Interrupted; continuing',
 
-  // Side questions (§2.3).
+  // Side questions (docs/human-channel.md).
   'aside.head': '# Aside · the oracle answers',
   'aside.none': '(no answer)',
   'aside.cost': '(${c}, the running job was not disturbed)',
@@ -78,10 +83,17 @@ export const EN_CATALOG = {
   'aside.asking': '(asking…)',
   'aside.noRun':
     'No run has been recorded here ({path} does not exist). Start one with flower "…" or flower run <module>:<export>, then ask from another terminal.',
+  'dashboard.noRun':
+    'No run has been recorded here ({path} does not exist). Start one with flower "…", then open its dashboard.',
+  'dashboard.head': 'Dashboard of {path}',
+  'dashboard.read': '  to look:            {url}',
+  'dashboard.write': '  to answer and ask:  {url}',
+  'dashboard.stop': 'Ctrl-C stops the dashboard; the run goes on.',
+  'dashboard.failed': 'The dashboard could not start: {e}',
   'aside.noQuestion': 'The question is empty. Ask one, e.g. flower ask "what is it doing?"',
   'aside.ended': '(no run is in progress here; answering from the last events of the run that ended)',
 
-  // Run output (§3.2–3.4).
+  // Run output (docs/cli.md).
   'st.context': 'context',
   'st.total': 'total',
   // The live status line at the bottom of a terminal while a step runs.
@@ -144,6 +156,8 @@ export const EN_CATALOG = {
   'wake.goal': '{n} goal check',
   'wake.context': 'work context {x}',
   'wake.count': 'wake #{n}',
+  'wake.stale':
+    'The last verdict, ACHIEVED, is stale: a later `flower verify` failed ({items}). This run works on it again.',
   'wake.amended':
     'Added to the brief: {text} — the goal will be set again from the brief before work goes on',
   'wake.amendedNoGoal': 'Added to the brief: {text}',
@@ -154,7 +168,7 @@ export const EN_CATALOG = {
   'lineage.quarantined':
     '{path} could not be read ({reason}); it was kept as {kept} and this run starts fresh sessions',
   'lineage.unreadable': '{path} could not be read ({reason}); a new run here would start fresh sessions',
-  // The go path's goal guard and clarify step (roles-and-mechanisms.md §2.1, §3.1–3.2, D4, D12, D16).
+  // The go path's goal guard and clarify step (docs/go-path.md, decisions.md D104, D112, D116).
   'clarify.maxTurns':
     'The clarifier may take at most {n} turns while questions are unlimited; each question is a turn, so it may stop asking early. Raise maxTurns or set a question quota.',
   'goal.unverifiable':
@@ -206,6 +220,9 @@ export const EN_CATALOG = {
   'status.live': 'live: pid {pid}{host}, since {since}',
   'status.liveLog': 'live: pid {pid} is writing its event log',
   'status.idle': 'not running · last activity {at}',
+  'status.parked':
+    'parked: usage limit of step {step} · resumes at {at} ({left} left); run flower here again to wait it out',
+  'status.parkedOver': 'parked: usage limit of step {step} reset at {at}; run flower here again to resume',
   'status.idleNever': 'not running',
   'status.brief': 'brief confirmed',
   'status.noBrief': 'no confirmed brief',
@@ -216,6 +233,10 @@ export const EN_CATALOG = {
   'status.verdict': 'verdict round {n}: {state}',
   'status.total': 'total ${c} · context {x}',
   'status.totalNoContext': 'total ${c}',
+  'status.spenders': 'Top spenders (${c} priced from the session store):',
+  'status.byRole': 'by role: {list}',
+  'status.mainThreads': 'main threads: ${c}',
+  'status.moreSubagents': 'more subagents: {n}, ${c}',
 
   // The load report after a resume (session trimming; `trimReport` joins the non-zero parts).
   'trim.report.nothing': 'Nothing trimmed',
@@ -234,7 +255,7 @@ export const EN_CATALOG = {
   'trim.report.errors': '{errors} spill errors',
   'trim.report.errorsOne': '1 spill error',
 
-  // Network waits and durations (runtime.md §6, decision 28).
+  // Network waits and durations (docs/resilience.md, decisions.md D28).
   'net.unreachable': '{host}:{port} is unreachable; waiting up to {wait} for the network to come back',
   'net.back': '{host}:{port} is reachable again after {waited}; continuing',
   'net.gaveUp': 'network not back within {wait}',
@@ -243,7 +264,7 @@ export const EN_CATALOG = {
   'net.neverGaveUp': 'the API endpoint was never reachable; stopped after {wait}',
   'net.waiting': 'waiting for {host}:{port} · {waited} so far · next check in {next} · Ctrl-C to stop',
 
-  // The step's attempt loop (runtime.md §3.2, §11; decisions 6, 25, 30).
+  // The step's attempt loop (docs/runtime.md; decisions.md D6, D25, D30).
   'rt.retry': 'Attempt {n} failed ({kind}): {why} · attempt {next} of {max} in {delay}, same session',
   'rt.stall':
     'No message from the agent for {idle} while nothing was running; the stream looks stuck, so it is stopped and the same session resumed',
@@ -252,12 +273,24 @@ export const EN_CATALOG = {
     'The first message is too long for the model ({e}); nothing was handed over or retried. Shorten the input, or put the long part in a file and point to it.',
   'rt.budget.run':
     'Run budget ${cap} used up (${spent} spent in this run); stopped here. Run again with a larger -b to continue',
+  'rt.parked': 'usage limit · resumes at {at} · {left} left · Ctrl-C to stop',
+  'rt.parkedResume': 'usage limit reset at {at}; resuming the same session',
+  'price.family':
+    'No price known for model {model}; priced as the {family} family ({like}) — set FLOWER_PRICES to give its own',
+  'price.unknown':
+    'No price known for model {model}; priced at $4 in, $20 out per million tokens, as Claude Code prices it — set FLOWER_PRICES to give its own',
+  'rt.budget.gateRun':
+    'The run budget of ${cap} is nearly spent (${spent} so far; the next turn would make it about ${projected}).',
+  'rt.budget.gateStep':
+    'The step budget of ${cap} is nearly spent (${spent} so far; the next turn would make it about ${projected}).',
+  'budget.spent':
+    'The run stopped at its budget of ${cap} (${spent} spent) and is not continued without a larger one: run again with -b {next} (any amount above {cap}), and it resumes where it stopped',
   'rt.modelMismatch':
     'Asked for model {want} but the API served {served}; its context window may differ from what flower assumes',
   'time.seconds': '{n} s',
   'time.minutes': '{n} min',
 
-  // Credentials (§7).
+  // Credentials (docs/configuration.md).
   'cred.missing.1':
     'Missing credentials: set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or CLAUDE_CODE_OAUTH_TOKEN.',
   'cred.missing.2':
@@ -284,7 +317,7 @@ export const EN_CATALOG = {
   'probe.unsure': '(inconclusive, letting it through)',
   'probe.timeout': 'no answer within {s} s',
 
-  // The -v configuration dump (§7.2).
+  // The -v configuration dump (docs/configuration.md).
   'cfg.from': '(from {source})',
   'cfg.shell': 'your shell',
   'cfg.window.unset': '(not set: guessed from the model name, learned from overflows)',
@@ -299,11 +332,12 @@ export const EN_CATALOG = {
   'cfg.problem.unreadable': '.env {file}: cannot be read; skipped',
   'cfg.problem.nul-byte': '.env {file}:{line}: holds a NUL byte; skipped',
   'cfg.badWindow': 'FLOWER_WINDOW={value} is not a positive whole number; ignored',
+  'cfg.badPrices': 'FLOWER_PRICES is not usable ({why}); the built-in prices are used',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} is not a positive number of seconds; ignored',
   'cfg.badSandbox': 'FLOWER_SANDBOX={value} is neither on nor off; the sandbox stays on',
   'cfg.badUnreachable': 'FLOWER_UNREACHABLE_WAIT={value} is not a number of seconds (0 or more); ignored',
 
-  // The setup dialogue (§8).
+  // The setup dialogue (docs/configuration.md).
   'setup.title': 'Configure flower',
   'setup.where': 'Credentials will be stored in {path} (readable only by you). Set once, works everywhere.',
   'setup.q1': '1. Your API key or gateway token (official Anthropic sk-ant-… or one issued by a gateway)',
@@ -336,24 +370,25 @@ export const EN_CATALOG = {
   'setup.reason.none': 'No credentials configured yet.',
   'setup.noTty': 'setup needs an interactive terminal; edit {path} instead.',
 
-  // Updates (§9, decision 13).
+  // Updates (decisions.md D13).
   'upd.found': 'New version {v} found, updating in the background…',
   'upd.done': 'Updated to {v} — takes effect next time you run flower (this run keeps the current version)',
   'upd.notice': 'flower-agent {latest} is available (this is {current}). Update with: {command}',
 
-  // Notes on ignored flags (§12 D2).
+  // Notes on ignored flags (decisions.md D202).
   'note.goW':
     "-W has no effect with go (it uses the workspace's .flower/, or .flower-<name> beside it with --isolate)",
   'note.goT': '-T has no effect with go (trimming is already on; use --no-trim)',
   'note.clarifyOnly':
     'The brief here is already confirmed, so --clarify-only has nothing to do; add --new to clarify a new request.',
 
-  // Container wrapper (§11.2).
+  // Container wrapper (docs/configuration.md).
   'box.noEnv': 'Cannot find {home}/.env (credentials). Point FLOWER_HOME=... at it.',
   'box.mount.1': '{pwd} is not visible to the container (colima mounts only $HOME by default).',
   'box.mount.2': "Output would be lost silently — move under $HOME, or colima start --mount '{pwd}:w'.",
 
-  // The demo (decision 16): it must say plainly that the model is scripted, and where the run's files are.
+  // The demo (decisions.md D16): it must say plainly that the model is scripted, and where the run's files
+  // are.
   'demo.scripted':
     'flower demo: the model here is scripted. A fake Messages API bundled with flower answers every call on {url}: no credentials, no network, no cost.',
   'demo.shows':

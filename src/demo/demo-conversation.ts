@@ -1,10 +1,11 @@
 /**
  * What the demo's scripted model reads of a request (see `demo-scenario.ts`): the system prompt, the first and
  * last user messages, and the tool results sent since it last spoke. Only the few request features that stay
- * stable across Claude Code versions are used (sdk-feasibility.md §10).
+ * stable across Claude Code versions are used (docs/testing.md).
  *
  * @module
  */
+import { isRecord } from '../internal/is-record.js';
 import { messagesOf } from '../testing/request-matching.js';
 
 /** One tool result as the model sees it. */
@@ -22,10 +23,6 @@ export interface Conversation {
   lastUser: string;
   /** The tool results sent since the model last spoke. */
   results: SeenResult[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The system prompt's text, whether sent as a string or as blocks. */

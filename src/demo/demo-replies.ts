@@ -1,5 +1,5 @@
 /**
- * What the scripted model of `flower demo` says (decision 16): the request, the clarifying question, the
+ * What the scripted model of `flower demo` says (decisions.md D16): the request, the clarifying question, the
  * brief, the goal, the task briefs and reports, the program it writes, the handoff and the bequest. These are
  * model-facing texts and file contents, so they are English literals kept here, beside the script that sends
  * them ({@link demoScenario} in `demo-scenario.ts`); what the CLI itself prints lives in the UI catalog.

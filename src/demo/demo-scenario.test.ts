@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isEphemeral } from '../guards/ephemeral-command.js';
 import { TIMEOUT_TEXT } from '../human/channel-texts.js';
 import { HumanChannel } from '../human/human-channel.js';
-import { ASK_TOOL } from '../human/human-tools.js';
+import { ASK_TOOL } from '../guards/human-tool-names.js';
 import { Bequest, bequestPrompt } from '../roles/bequest.js';
 import { Brief } from '../roles/brief.js';
 import { Goal } from '../roles/goal.js';
@@ -30,12 +30,12 @@ import {
 import {
   CROSSING_CONTEXT,
   DEMO_CALL_LIMIT,
+  DEMO_WINDOW,
   demoScenario,
   demoTurn,
   spillPath,
   type DemoTurn,
 } from './demo-scenario.js';
-import { DEMO_WINDOW } from './run-demo.js';
 
 type Message = { role: 'user' | 'assistant'; content: unknown };
 type Request = Pick<FakeRequest, 'body' | 'thread' | 'turn' | 'compaction'>;
@@ -124,7 +124,10 @@ describe('demoTurn', () => {
     const ask = demoTurn(request(rules.clarifier, opening));
     expect(ask?.move).toBe('clarify.ask');
     expect(toolCalls(ask)).toEqual([
-      expect.objectContaining({ name: ASK_TOOL, input: expect.objectContaining({ options: DEMO_OPTIONS }) }),
+      expect.objectContaining({
+        name: ASK_TOOL,
+        input: expect.objectContaining({ options: DEMO_OPTIONS }) as unknown,
+      }),
     ]);
 
     const answered = demoTurn(

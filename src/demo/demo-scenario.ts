@@ -1,10 +1,10 @@
 /**
- * The scripted model of `flower demo` (decision 16): a {@link FakeScript} for flower's own fake Messages API
- * that plays every role of the go path. Like a real model it decides from the request alone — which thread
- * asks (main or a subagent), which role it plays (a phrase of its rule text in the system prompt, or the step
- * prompt in the first user message), and what the conversation already shows (the results of the tool calls
- * it made, recognised by their ids). So a retried request gets the same answer, and nothing depends on the
- * order in which sessions start.
+ * The scripted model of `flower demo` (decisions.md D16): a {@link FakeScript} for flower's own fake Messages
+ * API that plays every role of the go path. Like a real model it decides from the request alone — which
+ * thread asks (main or a subagent), which role it plays (a phrase of its rule text in the system prompt, or
+ * the step prompt in the first user message), and what the conversation already shows (the results of the
+ * tool calls it made, recognised by their ids). So a retried request gets the same answer, and nothing
+ * depends on the order in which sessions start.
  *
  * The scenario: the clarifier asks one question with options, then writes the brief; the judge sets a goal
  * with a three-item checklist; the coordinator glances (`ls`) and dispatches the `coder` worker, which writes
@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { ASK_TOOL } from '../human/human-tools.js';
+import { ASK_TOOL } from '../guards/human-tool-names.js';
 import { setGoalInstructions, verdictInstructions } from '../roles/judge.js';
 import { text, toolUse, type ContentBlock } from '../testing/content-blocks.js';
 import { message, type FakeResponse, type Usage } from '../testing/fake-response.js';
@@ -87,6 +87,9 @@ export const DEMO_TOOL_IDS = {
 
 /** The context the one crossing reply reports: past the threshold of a 200,000-token window (150,000). */
 export const CROSSING_CONTEXT = 152_300;
+
+/** The window the demo runs with: its threshold (150,000) is crossed once, by the scripted round 2. */
+export const DEMO_WINDOW = 200_000;
 
 /** Which scripted move answers a request; the unit test checks the routing by these names. */
 export type DemoMove =

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { LoadReport } from '../session/load-report.js';
+import type { LoadReport } from './load-report.js';
 
 /** Fields every event carries. */
 export interface EventBase {
@@ -13,7 +13,7 @@ export interface EventBase {
   text: string;
   /** Epoch seconds (float). */
   at: number;
-  /** The step that produced the event, set by the runtime; null outside a step. */
+  /** The step that produced the event, set where the event is made; null outside a step. */
   step: string | null;
   /** The source message, for debugging. Never sent to a frontend. */
   raw?: unknown;
@@ -28,6 +28,7 @@ export interface Thread {
 /** Warnings shown as one screen line. */
 export type WarningCode =
   | 'model_mismatch'
+  | 'price_guessed'
   | 'unverifiable_checks'
   | 'lineage_moved'
   | 'lineage_reset'
@@ -85,6 +86,10 @@ export interface ContextEvent extends EventBase {
   sessionId: string | null;
   window: number | null;
   threshold: number | null;
+  /** The API response's id: one response may reach the SDK as several messages, each with the same usage. */
+  messageId?: string | null;
+  /** The model that served the response, as the API named it. */
+  model?: string | null;
 }
 export interface ResultEvent extends EventBase {
   kind: 'result';
@@ -94,11 +99,18 @@ export interface ResultEvent extends EventBase {
   isError: boolean;
   subtype: string;
   errors: string[];
+  /** Why the turn ended, as the CLI named it (e.g. `api_error`); null when it did not say. */
+  terminalReason?: string | null;
+  /** The HTTP status of a failed API call that ended the turn; null otherwise. */
+  apiErrorStatus?: number | null;
+  /** The result's own text when it reports an error (an API failure's message); null otherwise. */
+  errorText?: string | null;
 }
 export interface ErrorEvent extends EventBase, Thread {
   kind: 'error';
   synthetic: boolean;
-  errorKind: ErrorKind | string | null;
+  /** Usually an {@link ErrorKind}; any other kind the source named passes through as it came. */
+  errorKind: string | null;
 }
 export interface ResetEvent extends EventBase {
   kind: 'reset';
@@ -150,12 +162,20 @@ export interface RetryEvent extends EventBase {
   cause: 'interrupt' | 'error' | 'stall';
   errorKind: ErrorKind | null;
   delayS: number;
+  /** The failed attempt's error (its first line is what a retry line shows); absent for an interrupt. */
+  reason?: string;
+  /** The most attempts the step may make; absent for an interrupt. */
+  maxAttempts?: number;
+  /** An interrupt only: true when the human typed words the session resumes with. */
+  withMessage?: boolean;
 }
 export interface WaitEvent extends EventBase {
   kind: 'wait';
   host: string;
   port: number;
   maxWaitS: number;
+  /** The endpoint was never reached in this process, so the wait is the short one for a wrong address. */
+  neverReached?: boolean;
 }
 /** A wait for the network goes on: sent after each failed probe, for a countdown line. */
 export interface WaitingEvent extends EventBase {
@@ -172,6 +192,19 @@ export interface RecoveredEvent extends EventBase {
   host: string;
   port: number;
   waitedS: number;
+}
+/**
+ * A usage limit: the run parks until `resetsAt` (`parked`, sent once per wait: the countdown line), then
+ * resumes the same session (`resumed`).
+ */
+export interface UsageLimitEvent extends EventBase {
+  kind: 'usage_limit';
+  phase: 'parked' | 'resumed';
+  /** When the limit resets: epoch seconds. */
+  resetsAt: number;
+  /** Which limit (`five_hour`, `seven_day`, …) when the API said; else null. */
+  limit: string | null;
+  sessionId: string | null;
 }
 export interface StallEvent extends EventBase {
   kind: 'stall';
@@ -203,6 +236,8 @@ export interface WarningEvent extends EventBase {
   kind: 'warning';
   code: WarningCode;
   detail: string;
+  /** `model_mismatch` only: the model the configuration asked for and the one the API served. */
+  model?: { wanted: string; served: string };
 }
 export interface SpillEvent extends EventBase, Thread {
   kind: 'spill';
@@ -238,7 +273,7 @@ export interface AskEvent extends EventBase {
   id: string;
   question: string;
   options: string[];
-  /** Questions left in the quota; −1 when there is no quota (api.md §2.9). */
+  /** Questions left in the quota; −1 when there is no quota (docs/human-channel.md). */
   remaining: number;
   askedAt: number;
 }
@@ -277,6 +312,7 @@ export type FlowerEvent =
   | WaitEvent
   | WaitingEvent
   | RecoveredEvent
+  | UsageLimitEvent
   | StallEvent
   | BudgetEvent
   | HandoffEvent

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { AgentMessage } from '../agent/agent-backend.js';
 import { normalize } from './normalize.js';
 
-// SDK-shaped messages, with the fields the CLI sends (sdk-feasibility.md §1, §3, §5, §8).
+// SDK-shaped messages, with the fields the CLI sends (as recorded from the real binary).
 function sdk(message: Record<string, unknown>): AgentMessage {
   return { uuid: 'u-1', session_id: 'sess-1', ...message } as unknown as AgentMessage;
 }
@@ -205,6 +205,52 @@ describe('normalize', () => {
       }),
     );
     expect(event).toMatchObject({ kind: 'result', isError: false, errors: [], costUsd: 0.5 });
+  });
+
+  test('builds each event whole: step, handoff figures, the response id and model, the error details', () => {
+    const options = { step: 'build', contextLimits: { window: 100_000, threshold: 50_000 } };
+    const events = normalize(
+      assistant([{ type: 'text', text: 'Hi' }], {}, { input_tokens: 40_000 }),
+      options,
+    );
+    expect(events.map((event) => event.step)).toEqual(['build', 'build']);
+    expect(events[0]).toMatchObject({
+      kind: 'context',
+      window: 100_000,
+      threshold: 50_000,
+      messageId: 'msg_1',
+      model: 'claude-opus-5-5',
+    });
+    const [failed] = normalize(
+      sdk({
+        type: 'result',
+        subtype: 'success',
+        is_error: true,
+        num_turns: 1,
+        total_cost_usd: 0,
+        result: 'Invalid API key',
+        terminal_reason: 'api_error',
+        api_error_status: 401,
+      }),
+      options,
+    );
+    expect(failed).toMatchObject({
+      step: 'build',
+      terminalReason: 'api_error',
+      apiErrorStatus: 401,
+      errorText: 'Invalid API key',
+    });
+    const [passed] = normalize(
+      sdk({
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        num_turns: 1,
+        total_cost_usd: 0,
+        result: 'ok',
+      }),
+    );
+    expect(passed).toMatchObject({ step: null, terminalReason: null, apiErrorStatus: null, errorText: null });
   });
 
   test('turns a compact boundary into a reset', () => {

@@ -1,10 +1,11 @@
 /**
- * `normalize()`: one SDK message in, zero or more {@link FlowerEvent}s out (runtime.md §8, api.md §3).
+ * `normalize()`: one SDK message in, zero or more {@link FlowerEvent}s out (docs/events.md).
  * Stateless: the caller keeps the tool-use-id → tool-name map used to name tool results.
  *
  * @module
  */
 import type { AgentMessage } from '../agent/agent-backend.js';
+import { valueText } from '../internal/value-text.js';
 import type { FlowerEvent, Thread } from './flower-event.js';
 
 /** Tool-call display text is cut here; the full input stays on the event. */
@@ -26,35 +27,52 @@ const TOOL_ARGUMENT_KEYS = [
 ];
 
 type Fields = Record<string, unknown>;
+type MessageOf<Type extends AgentMessage['type']> = Extract<AgentMessage, { type: Type }>;
+type AssistantMessage = MessageOf<'assistant'>;
+type UserMessage = MessageOf<'user'>;
+type ResultMessage = MessageOf<'result'>;
+type SystemMessage = MessageOf<'system'>;
+
+/** The handoff figures a `context` event carries, so a UI can show how close the context is to a handoff. */
+export interface ContextLimits {
+  /** The context window the handoff policy assumes, in tokens. */
+  window: number;
+  /** The context size at which the step hands off, in tokens. */
+  threshold: number;
+}
 
 /** Options of {@link normalize}. */
 export interface NormalizeOptions {
   /** Tool names by tool-use id, so a `tool_result` can say which tool it answers. */
   toolNames?: ReadonlyMap<string, string>;
+  /** The step the message belongs to; null (the default) outside a step. */
+  step?: string | null;
+  /** The handoff figures for `context` events; null (the default) when handoff is off. */
+  contextLimits?: ContextLimits | null;
 }
 
 /**
- * Translates one SDK message into flower events. Main-thread assistant usage yields a `context` event
- * (input + cache creation + cache read tokens: the size of what the model just read); a synthetic API
- * error becomes one `error` event and never `text`; a compact boundary becomes `reset`; `task_started`
- * and `task_notification` become `subagent_start`/`subagent_stop`; every other message is kept as
- * `system` or `unknown` so UIs can show what they do not understand.
+ * Translates one SDK message into flower events, each complete as made: nothing later fills in or changes
+ * a field. Main-thread assistant usage yields a `context` event (input + cache creation + cache read
+ * tokens: the size of what the model just read); a synthetic API error becomes one `error` event and never
+ * `text`; a compact boundary becomes `reset`; `task_started` and `task_notification` become
+ * `subagent_start`/`subagent_stop`; every other message is kept as `system` or `unknown` so UIs can show
+ * what they do not understand.
  */
 export function normalize(message: AgentMessage, options: NormalizeOptions = {}): FlowerEvent[] {
-  const fields = message as unknown as Fields;
-  const base = { at: Date.now() / 1000, step: null, raw: message };
-  switch (fields['type']) {
+  const base: Base = { at: Date.now() / 1000, step: options.step ?? null, raw: message };
+  switch (message.type) {
     case 'stream_event':
       // Partial-message deltas only keep the stall watchdog informed; the complete message follows.
       return [];
     case 'assistant':
-      return assistantEvents(fields, base);
+      return assistantEvents(message, base, options.contextLimits ?? null);
     case 'user':
-      return userEvents(fields, base, options.toolNames);
+      return userEvents(message, base, options.toolNames);
     case 'result':
-      return [resultEvent(fields, base)];
+      return [resultEvent(message, base)];
     case 'system':
-      return [systemEvent(fields, base)];
+      return [systemEvent(message, base)];
     case 'conversation_reset':
       return [
         {
@@ -68,35 +86,34 @@ export function normalize(message: AgentMessage, options: NormalizeOptions = {})
         },
       ];
     default:
-      return [
-        { ...base, kind: 'unknown', text: String(fields['type'] ?? ''), type: String(fields['type'] ?? '') },
-      ];
+      return [{ ...base, kind: 'unknown', text: valueText(message.type), type: valueText(message.type) }];
   }
 }
 
 interface Base {
   at: number;
-  step: null;
+  step: string | null;
   raw: unknown;
 }
 
-function threadOf(fields: Fields): Thread {
-  const parent = fields['parent_tool_use_id'];
+function threadOf(message: AssistantMessage | UserMessage): Thread {
+  // Typed as always present, but a message replayed from an older transcript may lack it.
+  const parent: unknown = message.parent_tool_use_id;
   const parentToolUseId = typeof parent === 'string' && parent !== '' ? parent : null;
   return { subagent: parentToolUseId !== null, parentToolUseId };
 }
 
-function assistantEvents(fields: Fields, base: Base): FlowerEvent[] {
-  const thread = threadOf(fields);
-  const body = record(fields['message']);
+function assistantEvents(message: AssistantMessage, base: Base, limits: ContextLimits | null): FlowerEvent[] {
+  const thread = threadOf(message);
+  const body = record(message.message);
   const blocks = Array.isArray(body['content']) ? (body['content'] as unknown[]).map(record) : [];
-  if (isSyntheticError(fields, body)) {
+  if (isSyntheticError(message, body)) {
     const text = blocks
       .filter((block) => block['type'] === 'text')
       .map((block) => string(block['text']))
       .join('\n')
       .trim();
-    const errorKind = typeof fields['error'] === 'string' ? fields['error'] : null;
+    const errorKind = typeof message.error === 'string' ? message.error : null;
     return [{ ...base, ...thread, kind: 'error', text, synthetic: true, errorKind }];
   }
   const events: FlowerEvent[] = [];
@@ -106,15 +123,17 @@ function assistantEvents(fields: Fields, base: Base): FlowerEvent[] {
     number(usage['cache_creation_input_tokens']) +
     number(usage['cache_read_input_tokens']);
   if (!thread.subagent && tokens > 0) {
-    const sessionId = typeof fields['session_id'] === 'string' ? fields['session_id'] : null;
+    const sessionId: unknown = message.session_id;
     events.push({
       ...base,
       kind: 'context',
       text: `${tokens}`,
       tokens,
-      sessionId,
-      window: null,
-      threshold: null,
+      sessionId: typeof sessionId === 'string' ? sessionId : null,
+      window: limits?.window ?? null,
+      threshold: limits?.threshold ?? null,
+      messageId: optionalString(body['id']),
+      model: optionalString(body['model']),
     });
   }
   for (const block of blocks) {
@@ -148,21 +167,23 @@ function assistantEvents(fields: Fields, base: Base): FlowerEvent[] {
 }
 
 // The CLI reports a failed API call as an assistant message with `error` set and model `<synthetic>`.
-function isSyntheticError(fields: Fields, body: Fields): boolean {
+function isSyntheticError(message: AssistantMessage, body: Fields): boolean {
+  // Typed as a known kind, but an empty string has been seen to mean "no error".
+  const error: unknown = message.error;
   return (
-    (typeof fields['error'] === 'string' && fields['error'] !== '') ||
+    (typeof error === 'string' && error !== '') ||
     body['model'] === '<synthetic>' ||
-    fields['isApiErrorMessage'] === true
+    ('isApiErrorMessage' in message && message.isApiErrorMessage === true)
   );
 }
 
 function userEvents(
-  fields: Fields,
+  message: UserMessage,
   base: Base,
   toolNames: ReadonlyMap<string, string> | undefined,
 ): FlowerEvent[] {
-  const thread = threadOf(fields);
-  const content = record(fields['message'])['content'];
+  const thread = threadOf(message);
+  const content = record(message.message)['content'];
   if (typeof content === 'string') return [{ ...base, ...thread, kind: 'prompt', text: content }];
   if (!Array.isArray(content)) return [];
   const events: FlowerEvent[] = [];
@@ -185,23 +206,31 @@ function userEvents(
   return events;
 }
 
-function resultEvent(fields: Fields, base: Base): FlowerEvent {
-  const subtype = string(fields['subtype']);
-  const errors = Array.isArray(fields['errors']) ? (fields['errors'] as unknown[]).map(String) : [];
+function resultEvent(message: ResultMessage, base: Base): FlowerEvent {
+  const errors = 'errors' in message && Array.isArray(message.errors) ? message.errors.map(String) : [];
+  // Typed as always present, but a result from a gateway or an older binary may lack any of them.
+  const sessionId: unknown = message.session_id;
+  const isError = message.is_error === true;
+  const failure: unknown = 'result' in message ? message.result : undefined;
   return {
     ...base,
     kind: 'result',
-    text: subtype,
-    sessionId: typeof fields['session_id'] === 'string' ? fields['session_id'] : null,
-    costUsd: number(fields['total_cost_usd']),
-    numTurns: number(fields['num_turns']),
-    isError: fields['is_error'] === true,
-    subtype,
+    text: string(message.subtype),
+    sessionId: optionalString(sessionId),
+    costUsd: number(message.total_cost_usd),
+    numTurns: number(message.num_turns),
+    isError,
+    subtype: string(message.subtype),
     errors,
+    terminalReason: optionalString(message.terminal_reason),
+    apiErrorStatus: optionalNumber('api_error_status' in message ? message.api_error_status : undefined),
+    errorText: isError ? optionalString(failure) : null,
   };
 }
 
-function systemEvent(fields: Fields, base: Base): FlowerEvent {
+function systemEvent(message: SystemMessage, base: Base): FlowerEvent {
+  // Subtypes come and go with the binary's version: read every field as possibly missing.
+  const fields = record(message);
   const subtype = string(fields['subtype']);
   if (subtype === 'compact_boundary' || subtype === 'microcompact_boundary') {
     const metadata = record(fields['compact_metadata'] ?? fields['microcompact_metadata']);
@@ -220,9 +249,9 @@ function systemEvent(fields: Fields, base: Base): FlowerEvent {
       micro,
     };
   }
-  const taskId = typeof fields['task_id'] === 'string' ? fields['task_id'] : null;
-  const toolUseId = typeof fields['tool_use_id'] === 'string' ? fields['tool_use_id'] : null;
-  const agentType = typeof fields['subagent_type'] === 'string' ? fields['subagent_type'] : null;
+  const taskId = optionalString(fields['task_id']);
+  const toolUseId = optionalString(fields['tool_use_id']);
+  const agentType = optionalString(fields['subagent_type']);
   if (subtype === 'task_started') {
     const description = string(fields['description']);
     return {
@@ -296,6 +325,10 @@ function string(value: unknown): string {
 
 function number(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function optionalString(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
 }
 
 function optionalNumber(value: unknown): number | null {

@@ -23,9 +23,15 @@ export class StreamMeter {
   #sentTokens = 0;
   readonly #now: () => number;
 
-  /** @param now clock in milliseconds, for tests. */
-  constructor(now: () => number = Date.now) {
+  readonly #step: string | null;
+
+  /**
+   * @param now clock in milliseconds, for tests.
+   * @param step the step whose query is streamed, carried by the events; null outside a step.
+   */
+  constructor(now: () => number = Date.now, step: string | null = null) {
     this.#now = now;
+    this.#step = step;
   }
 
   /** The progress event `message` calls for, or null (not a stream event, or too soon after the last). */
@@ -47,7 +53,7 @@ export class StreamMeter {
         kind: 'stream',
         text: '',
         at: now / 1000,
-        step: null,
+        step: this.#step,
         subagent: parent !== null,
         parentToolUseId: parent,
         tokens,

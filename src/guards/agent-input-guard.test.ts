@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { AgentDefinition } from '../agent/claude-sdk.js';
-import { isolated } from '../roles/isolation-mark.js';
+import { isolated } from '../agent/isolation-mark.js';
 import { agentInputGuard, isolatedRoles } from './agent-input-guard.js';
 import type { Guard, ToolHookInput } from './guard.js';
 
@@ -37,7 +37,7 @@ describe('agentInputGuard', () => {
     expect(agentInputGuard({ allowBackground: true, isolate: new Set() })).toBeNull();
   });
 
-  test('makes a dispatch run in the foreground, keeping the rest of the input (decision 8)', async () => {
+  test('makes a dispatch run in the foreground, keeping the rest of the input (decisions.md D8)', async () => {
     const guard = required(agentInputGuard());
     expect(await guard.decide(dispatch(brief))).toEqual({
       action: 'allow',

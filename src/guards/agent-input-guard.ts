@@ -1,10 +1,10 @@
 /**
- * The one rewrite of `Agent` tool input (api.md §6 #28): sibling hooks that each rewrite the same input
+ * The one rewrite of `Agent` tool input (docs/guards.md): sibling hooks that each rewrite the same input
  * override one another, so foreground dispatch and worktree isolation are decided together here.
  *
- * - Foreground (decision 8): the Agent tool runs in the background by default; the coordinator's workers
+ * - Foreground (decisions.md D8): the Agent tool runs in the background by default; the coordinator's workers
  *   are made to run in the foreground (`run_in_background: false`) unless a workflow opts in.
- * - Isolation (roles-and-mechanisms.md §8): a dispatch of a role marked with `isolated()` gets
+ * - Isolation (docs/workbench.md): a dispatch of a role marked with `isolated()` gets
  *   `isolation: 'worktree'`. A hook, not a prompt: measured in the reference, it held even when the system
  *   prompt said not to use worktrees. A model-chosen `isolation` (or `cwd`) is respected.
  *
@@ -17,7 +17,7 @@
  * @module
  */
 import type { AgentDefinition } from '../agent/claude-sdk.js';
-import { wantsIsolation } from '../roles/isolation-mark.js';
+import { wantsIsolation } from '../agent/isolation-mark.js';
 import type { Guard, GuardDecision } from './guard.js';
 
 /** Options of {@link agentInputGuard}. */

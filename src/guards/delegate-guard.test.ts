@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { WorkbenchLike } from '../roles/workbench-places.js';
+import type { WorkbenchLike } from '../workbench/workbench-places.js';
 import { delegateGuard, DELEGATE_ALLOWED } from './delegate-guard.js';
 import type { GuardDecision, ToolHookInput } from './guard.js';
 
@@ -112,7 +112,7 @@ describe('delegateGuard', () => {
     }
   });
 
-  test('names the given workbench’s artifacts folder, not the default (D13)', async () => {
+  test('names the given workbench’s artifacts folder, not the default (decisions.md D113)', async () => {
     const reason = reasonOf(await delegateGuard({ workbench: outside }).decide(call('Write')));
     expect(reason).toContain('long output goes to /data/runs/workbench/artifacts/;');
     expect(reason).not.toContain('.flower');
@@ -121,6 +121,15 @@ describe('delegateGuard', () => {
   test('frames only the listed tools as hands-on', async () => {
     const guard = delegateGuard({ tools: 'Write' });
     expect(reasonOf(await guard.decide(call('Write')))).toMatch(/^The coordinator does not use Write itself/);
+    expect(reasonOf(await guard.decide(call('Edit')))).toMatch(/^Edit is not available to the coordinator/);
+  });
+
+  test('takes the hands-on tools as a list too', async () => {
+    const guard = delegateGuard({ tools: ['Write', 'NotebookEdit'] });
+    expect(reasonOf(await guard.decide(call('Write')))).toMatch(/^The coordinator does not use Write itself/);
+    expect(reasonOf(await guard.decide(call('NotebookEdit')))).toMatch(
+      /^The coordinator does not use NotebookEdit/,
+    );
     expect(reasonOf(await guard.decide(call('Edit')))).toMatch(/^Edit is not available to the coordinator/);
   });
 

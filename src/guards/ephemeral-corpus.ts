@@ -1,9 +1,9 @@
 /**
  * The table that defines what a glance is: every row is a Bash command, whether `isEphemeral` must accept
  * it, and why. Rows tagged with a `hole` reproduce a weakness of the reference predicate (listed in
- * roles-and-mechanisms.md §6 and context-and-stores.md §11) or one found while building this one; the
- * test checks that every hole keeps at least one row. The reference's own vectors (`tests/glance.py`,
- * as quoted in the spec) are included untagged.
+ * docs/ephemeral-commands.md and decisions.md D401–D403) or one found while building this one; the
+ * test checks that every hole keeps at least one row. The reference's own test vectors (its
+ * `tests/glance.py`) are included untagged.
  *
  * To extend the allowlist, add rows here first — the allowed form and the nearest harmful form.
  * The file is long because it is one data table (381 rows); splitting it would only scatter the rows.
@@ -32,15 +32,15 @@ export type EphemeralHole =
 
 /** What each hole is and where it was found. */
 export const EPHEMERAL_HOLES: Readonly<Record<EphemeralHole, string>> = {
-  'newline-separator': 'newline / CR not treated as a separator (rm §6, cs §11.1)',
-  'argument-borne-write': 'verbs that write or execute through their arguments (rm §6, cs §11.2)',
-  'positional-git-write': 'git subcommands that write when given operands (rm §6, cs §11.2)',
-  'dev-null-boundary': '`>/dev/nullx` accepted as /dev/null (rm §6)',
-  'quote-blind-split': 'quote-blind splitting denied harmless commands (rm §6, cs §11.3)',
-  'non-terminating': 'commands that never end: tail -f, watch, top/htop, docker stats (rm §6)',
-  'command-type-query': 'command/type only as queries; bare `command X` executes (rm §6)',
-  'coordinator-cd': 'the coordinator may not cd (decision 10, api §6 item 17)',
-  'find-newer': '`find -newer` is a read-only test (api §6 item 27)',
+  'newline-separator': 'newline / CR not treated as a separator (decisions.md D401)',
+  'argument-borne-write': 'verbs that write or execute through their arguments (decisions.md D402)',
+  'positional-git-write': 'git subcommands that write when given operands (decisions.md D402)',
+  'dev-null-boundary': '`>/dev/nullx` accepted as /dev/null (decisions.md D402)',
+  'quote-blind-split': 'quote-blind splitting denied harmless commands (decisions.md D403)',
+  'non-terminating': 'commands that never end: tail -f, watch, top/htop, docker stats (decisions.md D10)',
+  'command-type-query': 'command/type only as queries; bare `command X` executes (decisions.md D402)',
+  'coordinator-cd': 'the coordinator may not cd (decisions.md D10)',
+  'find-newer': '`find -newer` is a read-only test (docs/ephemeral-commands.md)',
   'comment-hiding': 'a mid-word `#` read as a comment hides the rest of the line (shell-quote 1.8.3)',
   'quoted-substitution': '`$(…)` and backticks still run inside double quotes',
   'expansion-injection': 'globs, braces and `$VAR` can expand into options or extra operands',
@@ -116,7 +116,7 @@ export const EPHEMERAL_CORPUS: readonly EphemeralCase[] = [
   deny('echo "unterminated', 'unterminated quote: bash runs nothing, but we cannot tell what was meant'),
   allow('ls;', 'a trailing semicolon is fine'),
   allow('git status\n', 'a trailing newline is fine'),
-  // Newline and carriage return (rm §6 hole).
+  // Newline and carriage return (decisions.md D401).
   deny('git status\nrm -rf x', 'newline separates commands', 'newline-separator'),
   deny('ls\n\nrm -rf x', 'blank lines separate too', 'newline-separator'),
   deny('git status\r\nrm -rf x', 'CRLF is a newline', 'newline-separator'),
@@ -126,7 +126,7 @@ export const EPHEMERAL_CORPUS: readonly EphemeralCase[] = [
   allow('git status &&\ngit log -1', 'a newline after && continues the list', 'newline-separator'),
   allow('ls \\\n  -la', 'backslash-newline joins lines', 'newline-separator'),
   allow("echo 'a\nrm -rf x'", 'a newline inside quotes is text', 'newline-separator'),
-  // Quote-aware splitting (rm §6 hole: quote-blind splitting denied these).
+  // Quote-aware splitting (decisions.md D403: quote-blind splitting denied these).
   allow("grep -E 'a|b' src/index.ts", 'a quoted pipe is a regex', 'quote-blind-split'),
   allow('echo "a > b"', 'a quoted > is text', 'quote-blind-split'),
   allow('wc -l < package.json', 'reading a file through < is a read', 'quote-blind-split'),
@@ -266,7 +266,7 @@ export const EPHEMERAL_CORPUS: readonly EphemeralCase[] = [
   allow('git count-objects -vH', 'object store size'),
   allow('git check-ignore -v dist/index.js', 'why a path is ignored'),
   allow('git var GIT_AUTHOR_IDENT', 'a git variable'),
-  // git writes (rm §6 holes).
+  // git writes (decisions.md D402).
   deny('git branch newname', 'creates a branch', 'positional-git-write'),
   deny('git branch --move old new', 'renames a branch', 'positional-git-write'),
   deny('git branch -m new', 'renames the current branch', 'positional-git-write'),
@@ -300,7 +300,7 @@ export const EPHEMERAL_CORPUS: readonly EphemeralCase[] = [
   deny('git log $REV', 'an expansion may split into options', 'expansion-injection'),
   deny('git branch feat-{a,b}', 'a brace expansion becomes two operands', 'expansion-injection'),
   deny('git log *.ts', 'a leading glob could match a file named --output=x', 'expansion-injection'),
-  // Argument-borne writes and execution (rm §6 holes).
+  // Argument-borne writes and execution (decisions.md D402).
   allow('env', 'print the environment'),
   allow('env | grep PATH', 'filter the environment'),
   deny('env rm -rf x', 'env runs its operand', 'argument-borne-write'),
@@ -390,7 +390,7 @@ export const EPHEMERAL_CORPUS: readonly EphemeralCase[] = [
   deny('awk -f prog.awk a', 'a program file we cannot see', 'argument-borne-write'),
   deny("awk --dump-variables '{print}' a", 'writes awkvars.out', 'argument-borne-write'),
   deny("awk -v x=$Y '{print x}'", 'a parameter before the program may split into -f', 'expansion-injection'),
-  // command / type (rm §6).
+  // command / type (docs/ephemeral-commands.md).
   allow('command -v git', 'query', 'command-type-query'),
   allow('command -V ls', 'query', 'command-type-query'),
   allow('type -a node', 'type only describes', 'command-type-query'),
@@ -398,7 +398,7 @@ export const EPHEMERAL_CORPUS: readonly EphemeralCase[] = [
   deny('command rm -rf x', 'bare command runs its operand', 'command-type-query'),
   deny('command ls', 'bare command runs its operand', 'command-type-query'),
   deny('command -p rm x', '-p without -v still runs', 'command-type-query'),
-  // Non-terminating commands (rm §6).
+  // Non-terminating commands (docs/ephemeral-commands.md).
   allow('tail -n 50 app.log', 'last lines'),
   deny('tail -f app.log', 'follows forever', 'non-terminating'),
   deny('tail -F app.log', 'follows forever', 'non-terminating'),

@@ -15,7 +15,7 @@ function preToolUse(toolName: string, extra: Record<string, unknown> = {}): Hook
     tool_input: { command: 'ls' },
     tool_use_id: 'tu_1',
     ...extra,
-  } as HookInput;
+  };
 }
 
 function guard(decision: GuardDecision | (() => never), overrides: Partial<Guard> = {}): Guard {

@@ -11,10 +11,11 @@ import type {
   HookInput,
   HookJSONOutput,
 } from '../agent/claude-sdk.js';
+import type { HooksConfig } from '../agent/agent-spec.js';
 import type { Guard, GuardDecision, ToolHookInput } from './guard.js';
+import { errorText } from '../internal/error-text.js';
 
-/** SDK hook configuration: matchers per hook event. */
-export type HooksConfig = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+export type { HooksConfig };
 
 /**
  * Turns guards into SDK hooks, one matcher per guard in the order given, grouped by event; `null` guards
@@ -114,9 +115,17 @@ function toOutput(event: ToolHookInput['event'], decision: GuardDecision): HookJ
     case 'replace':
       if (event !== 'PostToolUse') return {};
       return { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: decision.output } };
+    case 'stop':
+      // `continue: false` ends the turn after the hooks: the child sends no further request.
+      if (event !== 'PreToolUse') return { continue: false, stopReason: decision.reason };
+      return {
+        continue: false,
+        stopReason: decision.reason,
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: decision.reason,
+        },
+      };
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -1,5 +1,5 @@
 /**
- * Keeps INDEX.md current (roles-and-mechanisms.md §5 and D15): after a write into the workbench, the index
+ * Keeps INDEX.md current (docs/guards.md and decisions.md D115): after a write into the workbench, the index
  * is rewritten, so the next session's workbench block lists the new script. The reference watched only
  * Write and Edit with a substring test; a script made by `cat > … <<EOF` or a notebook edit went unlisted.
  *

@@ -1,6 +1,7 @@
 /**
- * `isInspectCommand(command)` — what a judge with `canRun: 'inspect'` may run (D1): the glance set, plus the
- * commands that tell what an artifact *is* without changing anything: `file`, `ldd`, `otool -L`,
+ * `isInspectCommand(command)` — what a judge with `canRun: 'inspect'` may run (decisions.md D101): the glance
+ * set, plus the commands that tell what an artifact *is* without changing anything: `file`, `ldd`, `otool
+ * -L`,
  * `lipo -info`, `readelf -h`, checksums, and `<program> --version`. In the reference's HT001 run the
  * criterion "runs directly in a macOS terminal" was passed on a Makefile's Darwin branch while `file` said
  * the binary was an aarch64 Linux ELF; a judge that can only read source repeats that. Full Bash would
@@ -10,9 +11,10 @@
  * must be a glance or an inspection. Fails closed: assignments, expansions in the version form, any
  * redirection other than to `/dev/null` or between descriptors, and unknown options are refused.
  *
- * Two commands run code by design, and are accepted because the D1 allowlist names them: `ldd` may execute
- * the program it inspects on some systems (glibc's ldd traces by loading it), and `<program> --version`
- * runs the program. Neither is given any other argument, so a well-behaved program only prints.
+ * Two commands run code by design, and are accepted because the allowlist of decisions.md D101 names them:
+ * `ldd` may execute the program it inspects on some systems (glibc's ldd traces by loading it), and
+ * `<program> --version` runs the program. Neither is given any other argument, so a well-behaved program only
+ * prints.
  *
  * @module
  */

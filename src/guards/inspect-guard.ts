@@ -1,7 +1,7 @@
 /**
- * The Bash gate of a judge with `canRun: 'inspect'` (D1): main-thread Bash runs only when it inspects
- * (`isInspectCommand`), so the judge can look at an artifact — run `file` on it, check its version — but
- * cannot "fix, then pass".
+ * The Bash gate of a judge with `canRun: 'inspect'` (decisions.md D101): main-thread Bash runs only when it
+ * inspects (`isInspectCommand`), so the judge can look at an artifact — run `file` on it, check its version —
+ * but cannot "fix, then pass".
  *
  * @module
  */

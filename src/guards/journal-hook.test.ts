@@ -12,7 +12,7 @@ function preToolUse(extra: Record<string, unknown> = {}): HookInput {
     tool_input: { command: 'echo 1 >> lines.txt' },
     tool_use_id: 'toolu_1',
     ...extra,
-  } as HookInput;
+  };
 }
 
 const options = { signal: new AbortController().signal };

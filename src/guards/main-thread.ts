@@ -1,5 +1,5 @@
 /**
- * The one main-thread test every "main thread only" guard uses (roles-and-mechanisms.md §0.1).
+ * The one main-thread test every "main thread only" guard uses (docs/roles.md).
  *
  * @module
  */

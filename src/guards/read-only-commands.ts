@@ -1,6 +1,6 @@
 /**
  * The glance allowlist: every verb the coordinator may run itself, each with the rule that keeps it
- * read-only and terminating. The set is the reference's (roles-and-mechanisms.md §6) plus `git tag`-style
+ * read-only and terminating. The set is the reference's (docs/ephemeral-commands.md) plus `git tag`-style
  * list forms and `true`; a verb not in this table is never a glance. Adding a verb says two things at once
  * — the coordinator may run it, and its old results expire from context — so see
  * docs/ephemeral-commands.md before extending it.
@@ -308,7 +308,8 @@ export const READ_ONLY_COMMANDS: ReadonlyMap<string, CommandRule> = new Map<stri
   ['rev', INERT],
   ['comm', INERT],
   ['diff', INERT],
-  // Locating programs (added after HT001, whose one coordinator denial was a `which` probe).
+  // Locating programs (added after the reference's HT001 run, whose one coordinator denial was a `which`
+  // probe).
   ['which', INERT],
   ['whereis', INERT],
   ['uname', INERT],

@@ -106,7 +106,7 @@ describe('spillGuard', () => {
       {
         kind: 'spill',
         text: `Bash result of 5900 characters spilled to .flower/spill/${name}`,
-        at: expect.any(Number),
+        at: expect.any(Number) as unknown,
         step: null,
         subagent: false,
         parentToolUseId: null,
@@ -140,7 +140,7 @@ describe('spillGuard', () => {
     const path = join(dir, '.flower-app', 'spill', `${hash16(text)}.txt`);
     expect(decision).toMatchObject({
       action: 'replace',
-      output: { stdout: expect.stringContaining(`spilled to ${path} —`) },
+      output: { stdout: expect.stringContaining(`spilled to ${path} —`) as unknown },
     });
     expect(readFileSync(path, 'utf8')).toBe(text);
   });

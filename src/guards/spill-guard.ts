@@ -1,9 +1,9 @@
 /**
- * Spill on the spot (context-and-stores.md §4, layer 3): a PostToolUse guard that saves a tool result of
- * 4,000 characters or more (decision 21) under `<workbench>/spill/` and shows the model a pointer plus the
- * first 400 characters instead. In the reference's HT001 run, 103 spills kept 791.4K characters out of the
- * coordinator's context. Subagent results spill too, and so do subagent reports and MCP results (api.md §6
- * item 29), except the human channel's.
+ * Spill on the spot (docs/guards.md, layer 3): a PostToolUse guard that saves a tool result of
+ * 4,000 characters or more (decisions.md D21) under `<workbench>/spill/` and shows the model a pointer plus
+ * the first 400 characters instead. In the reference's HT001 run, 103 spills kept 791.4K characters out of
+ * the coordinator's context. Subagent results spill too, and so do subagent reports and MCP results
+ * (docs/guards.md), except the human channel's.
  *
  * @module
  */
@@ -32,12 +32,14 @@ export interface SpillGuardOptions {
   mainOnly?: boolean;
   /** Receives one `spill` event per text saved. */
   onSpill?: EventSink | null;
+  /** The step the guard serves, carried by its events; null (default) outside a step. */
+  step?: string | null;
 }
 
 /** Code points of the spilled text shown after the pointer. */
 export const SPILL_HEAD_LENGTH = 400;
 
-/** The trim archive (context-and-stores.md §6.5): always in the workspace, readable the same way. */
+/** The trim archive (docs/context-economy.md): always in the workspace, readable the same way. */
 const TRIM_SPILL = join('.flower', 'spill');
 
 /**
@@ -75,7 +77,8 @@ export function spillGuard(workbench: Workbench, options: SpillGuardOptions = {}
         return spillPointer(saved.chars, workbench.display(saved.path), text);
       });
       if (output === undefined) return { action: 'pass' };
-      for (const saved of spilled) emit(options.onSpill, spillEvent(input, saved, workbench));
+      const step = options.step ?? null;
+      for (const saved of spilled) emit(options.onSpill, spillEvent(input, saved, workbench, step));
       return { action: 'replace', output };
     },
   };
@@ -84,7 +87,7 @@ export function spillGuard(workbench: Workbench, options: SpillGuardOptions = {}
 /**
  * The text the model sees instead of a spilled one: the size, where the full text is, how to get at it,
  * and the first 400 characters with line breaks as spaces (trailing blanks dropped). Model-facing, so an
- * English literal kept here (decision 1).
+ * English literal kept here (decisions.md D1).
  */
 export function spillPointer(chars: number, displayedPath: string, text: string): string {
   const head = Array.from(text.slice(0, SPILL_HEAD_LENGTH * 2))
@@ -154,13 +157,14 @@ function spillEvent(
   input: ToolHookInput,
   saved: { chars: number; path: string },
   workbench: Workbench,
+  step: string | null,
 ): SpillEvent {
   const path = workbench.display(saved.path);
   return {
     kind: 'spill',
     text: `${input.toolName} result of ${saved.chars} characters spilled to ${path}`,
     at: Date.now() / 1000,
-    step: null,
+    step,
     subagent: !isMainThread(input),
     // A hook call does not say which Agent call started its subagent.
     parentToolUseId: null,

@@ -1,6 +1,6 @@
 /**
  * Where the big texts sit in each tool's result, and the replacement the Claude Code binary accepts for
- * each (sdk-feasibility.md §2, re-measured in test/e2e/spill.e2e.test.ts). The binary runs a replaced
+ * each (found by running it; re-measured in test/e2e/spill.e2e.test.ts). The binary runs a replaced
  * output through the tool's own formatter, so the replacement must keep the tool's shape: a Bash result
  * given back as a plain string, for instance, is silently ignored and the full output reaches the model.
  *
@@ -21,6 +21,7 @@
  * @module
  */
 import { readFileSync, statSync } from 'node:fs';
+import { isRecord } from '../internal/is-record.js';
 
 /** Saves `text` and returns the pointer that replaces it. */
 export type Stash = (text: string) => string;
@@ -30,7 +31,9 @@ const MAX_PERSISTED_BYTES = 64 * 1024 * 1024;
 const UNCHANGED: unique symbol = Symbol('unchanged');
 type Shrunk = unknown;
 
-/** Length in code points (a surrogate pair counts once), the unit of the spill threshold (decision 21). */
+/**
+ * Length in code points (a surrogate pair counts once), the unit of the spill threshold (decisions.md D21).
+ */
 export function codePointLength(text: string): number {
   let count = 0;
   for (let index = 0; index < text.length; index++) {
@@ -168,7 +171,7 @@ function shrinkFields(
 }
 
 /**
- * The generic rule (context-and-stores.md §4) for tools of unknown shape: long string fields, recursively
+ * The generic rule (docs/guards.md) for tools of unknown shape: long string fields, recursively
  * in nested plain objects. Arrays stay untouched here (they may hold images), as does any object carrying
  * `base64` data.
  */
@@ -230,8 +233,4 @@ function isLong(text: string, threshold: number): boolean {
 
 function isTextBlock(value: unknown): value is { type: 'text'; text: string } {
   return isRecord(value) && value['type'] === 'text' && typeof value['text'] === 'string';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
 /**
- * The tool groups guards match on (roles-and-mechanisms.md §5, api.md §2.6), as SDK hook matchers: a
+ * The tool groups guards match on (docs/guards.md), as SDK hook matchers: a
  * string of plain names joined by `|` is a name list; anything else is a regular expression over the tool
  * name (verified against the real binary in test/e2e/spill.e2e.test.ts).
  *

@@ -1,6 +1,6 @@
 /**
- * The main-thread whitelist: the permission gate of every agent that is not a coordinator (decision 7,
- * roles-and-mechanisms.md §5 and D6). `allowedTools` alone only auto-approves; measured in the reference,
+ * The main-thread whitelist: the permission gate of every agent that is not a coordinator (decisions.md D7,
+ * docs/guards.md and decisions.md D106). `allowedTools` alone only auto-approves; measured in the reference,
  * a clarifier used an unlisted WebFetch and a judge ran Bash eleven times with no Bash listed. So the
  * gate is deny-by-default on the main thread: listed tools are approved, everything else is refused with a
  * short reason. Subagent calls (they carry an `agent_id`) are left to their own definitions.
@@ -46,8 +46,9 @@ export function whitelistGuard(allowed: readonly string[], options: WhitelistOpt
   };
 }
 
-// Not in the UI catalog (decision 28): the model reads this reason, not the user, so it stays English (decision 1).
-// Short on purpose: a denial stays in the transcript (the reference measured ~273 characters per denial).
+// Not in the UI catalog (decisions.md D28): the model reads this reason, not the user, so it stays English
+// (decisions.md D1). Short on purpose: a denial stays in the transcript (the reference measured ~273
+// characters per denial).
 function denialReason(role: string, tool: string, allowed: readonly string[]): string {
   const list = allowed.length > 0 ? allowed.join(', ') : 'none';
   return (

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { HookCallbackMatcher, HookInput } from '../agent/claude-sdk.js';
 import type { FlowerEvent } from '../events/flower-event.js';
-import { isolated } from '../roles/isolation-mark.js';
+import { isolated } from '../agent/isolation-mark.js';
 import { Workbench } from '../workbench/workbench.js';
 import { workbenchHooks } from './workbench-hooks.js';
 
@@ -28,10 +28,20 @@ function hookInput(
   } as HookInput;
 }
 
-async function run(matcher: HookCallbackMatcher | undefined, input: HookInput): Promise<any> {
+/** The parts of a hook's answer these tests read. */
+interface HookAnswer {
+  hookSpecificOutput: {
+    permissionDecision?: string;
+    permissionDecisionReason?: string;
+    updatedInput?: unknown;
+    updatedToolOutput?: { stdout: string };
+  };
+}
+
+async function run(matcher: HookCallbackMatcher | undefined, input: HookInput): Promise<HookAnswer> {
   const callback = matcher?.hooks[0];
   if (callback === undefined) throw new Error('no such hook');
-  return callback(input, 'tu_1', { signal });
+  return (await callback(input, 'tu_1', { signal })) as HookAnswer;
 }
 
 let directory: string;
@@ -134,7 +144,7 @@ describe('workbenchHooks', () => {
       hooks.PostToolUse?.[1],
       hookInput('PostToolUse', 'Bash', { command: 'cat big.log' }, { tool_response: response }),
     );
-    expect(output.hookSpecificOutput.updatedToolOutput.stdout).toContain('.flower/spill/');
+    expect(output.hookSpecificOutput.updatedToolOutput?.stdout).toContain('.flower/spill/');
     expect(events.map((event) => event.kind)).toEqual(['spill']);
   });
 });

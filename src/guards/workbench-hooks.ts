@@ -1,5 +1,5 @@
 /**
- * The hooks that come with a workbench (roles-and-mechanisms.md §5, api.md §2.6): the coordinator's wall and
+ * The hooks that come with a workbench (docs/guards.md): the coordinator's wall and
  * the Agent input rewrite before a tool runs; the index refresh and the spill after it.
  *
  * @module
@@ -25,12 +25,14 @@ export interface WorkbenchHooksOptions {
    * that guard itself from the spec, and two rewrites of one input would override each other.
    */
   agents?: Readonly<Record<string, AgentDefinition>> | null;
-  /** With `agents`: leave `run_in_background` as the model set it. Default false (decision 8). */
+  /** With `agents`: leave `run_in_background` as the model set it. Default false (decisions.md D8). */
   allowBackground?: boolean;
   /** Let the coordinator run glance Bash itself (delegate guard). Default false. */
   allowGlance?: boolean;
   /** Receives spill events. */
   onEvent?: EventSink;
+  /** The step the hooks serve, carried by the spill events; null (default) outside a step. */
+  step?: string | null;
 }
 
 /**
@@ -51,6 +53,10 @@ export function workbenchHooks(workbench: Workbench, options: WorkbenchHooksOpti
           allowBackground: options.allowBackground ?? false,
         }),
     indexGuard(workbench),
-    spillGuard(workbench, { threshold: spillThreshold, onSpill: options.onEvent ?? null }),
+    spillGuard(workbench, {
+      threshold: spillThreshold,
+      onSpill: options.onEvent ?? null,
+      step: options.step ?? null,
+    }),
   );
 }

@@ -1,18 +1,19 @@
 /**
- * The two files a {@link HumanChannel} appends to (runtime.md §10.1): the Q&A log (`notes/qa-log.md` on the
- * go path) and the amend file (normally the brief), where words typed during a run are written so they
+ * The two files a {@link HumanChannel} appends to (docs/human-channel.md): the Q&A log (`notes/qa-log.md` on
+ * the go path) and the amend file (normally the brief), where words typed during a run are written so they
  * outlive the step that received them. Both are append-only: a human's brief is never rewritten, only
  * extended. Failures are returned, not thrown — a full disk must never fail the agent's tool call (the
- * reference let an unguarded log write fail the `ask` tool, runtime.md §14 #16).
+ * reference let an unguarded log write fail the `ask` tool, decisions.md D316).
  *
  * @module
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { errorMessage } from '../internal/error-text.js';
 
 import type { Ask, Mail } from './human-channel.js';
 
-/** The headings an amend entry is filed under (decision 1: English is written). */
+/** The headings an amend entry is filed under (decisions.md D1: English is written). */
 export const AMEND_LABELS = { run: 'Added during the run', wake: 'Added on wake' } as const;
 
 /** First line of a Q&A log this channel creates. */
@@ -52,7 +53,7 @@ export function clockTime(date: Date): string {
 
 /** The error text of a failed file operation, for `uiErrors`. */
 function failure(what: string, path: string, error: unknown): string {
-  return `${what} ${path}: ${error instanceof Error ? error.message : String(error)}`;
+  return `${what} ${path}: ${errorMessage(error)}`;
 }
 
 /** Appends `lines` to the Q&A log at `path`, creating it with its title. Returns an error text or null. */

@@ -1,5 +1,5 @@
 /**
- * The human channel (runtime.md §10.1, roles-and-mechanisms.md §2.3): how an agent asks a person a question
+ * The human channel (docs/human-channel.md): how an agent asks a person a question
  * and how a person's words reach a running agent. Questions block the asking tool call until someone
  * answers, declines, the timeout passes or the call is cancelled; every way out returns text that tells the
  * model what to do next, so an absent human never stalls a run. Words typed unasked ("mail") are queued for
@@ -7,7 +7,8 @@
  * step boundary.
  *
  * Counting is the channel's job, not the prompt's: a quota in a prompt is a hint, a quota here is a
- * guarantee. Only asks that were really asked count (the reference also counted empty ones, §14 #16).
+ * guarantee. Only asks that were really asked count (the reference also counted empty ones,
+ * decisions.md D316).
  *
  * Node has no shared-memory threads, so `answer`, `decline` and `send` are called on the main thread; a UI
  * in a worker posts messages to it.
@@ -16,9 +17,11 @@
  */
 import type { McpServerConfig } from '../agent/claude-sdk.js';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
+import { errorMessage } from '../internal/error-text.js';
 import { AMEND_LABELS, appendAmendment, appendQaLog, askLogLines, mailLogLines } from './channel-files.js';
 import { DECLINED_TEXT, INVALID_TEXT, OVER_BUDGET_TEXT, TIMEOUT_TEXT } from './channel-texts.js';
-import { ASK_TOOL, humanMcpServers, INBOX_TOOL } from './human-tools.js';
+import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
+import { humanMcpServers } from './human-tools.js';
 
 export { AMEND_LABELS } from './channel-files.js';
 export { DECLINED_TEXT, INVALID_TEXT, OVER_BUDGET_TEXT, TIMEOUT_TEXT } from './channel-texts.js';
@@ -100,7 +103,7 @@ export class HumanChannel {
   readonly #declinedText: string;
   readonly #waiting = new Map<string, Waiting>();
   readonly #amended = new Set<string>();
-  /** Asks not yet handed to a puller; settled ones are skipped when pulled (§14 #16). */
+  /** Asks not yet handed to a puller; settled ones are skipped when pulled (decisions.md D316). */
   #queue: Ask[] = [];
   #pullers: Array<(ask: Ask) => void> = [];
   #counter = 0;
@@ -314,6 +317,7 @@ export class HumanChannel {
       const onAbort = (): void => {
         release();
         this.#queue = this.#queue.filter((queued) => queued !== ask);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- like fetch and timers, an aborted wait rejects with the signal's reason as the caller gave it
         reject(signal?.reason ?? new Error('The question was withdrawn.'));
       };
       const release = (): void => {
@@ -381,9 +385,7 @@ export class HumanChannel {
     try {
       this.onEvent?.(event);
     } catch (error) {
-      this.uiErrors.push(
-        `event sink (${event.kind}): ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.uiErrors.push(`event sink (${event.kind}): ${errorMessage(error)}`);
     }
   }
 }

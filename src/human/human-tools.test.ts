@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { McpServerConfig } from '../agent/claude-sdk.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { HumanChannel, TIMEOUT_TEXT } from './human-channel.js';
-import { ASK_TOOL, INBOX_EMPTY, INBOX_TOOL, inboxReply, serverTimeoutMs } from './human-tools.js';
+import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
+import { INBOX_EMPTY, inboxReply, serverTimeoutMs } from './human-tools.js';
 
 let dir: string;
 const closers: Array<() => Promise<void>> = [];

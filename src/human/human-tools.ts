@@ -1,6 +1,6 @@
 /**
- * The `human` MCP server a {@link HumanChannel} gives its agents (runtime.md §10.1): `ask` blocks until the
- * human answers or the channel falls through; `inbox` never blocks and hands over what the human typed
+ * The `human` MCP server a {@link HumanChannel} gives its agents (docs/human-channel.md): `ask` blocks until
+ * the human answers or the channel falls through; `inbox` never blocks and hands over what the human typed
  * unasked. The server runs in this process (`createSdkMcpServer`), so a question and its answer never leave
  * it. Its tool-call timeout is set past the channel's own, so the channel's fall-through text — not an MCP
  * timeout error — is what the model reads when nobody answers.
@@ -10,24 +10,18 @@
 import { z } from 'zod';
 
 import { createSdkMcpServer, tool, type McpServerConfig } from '../agent/claude-sdk.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 import type { HumanChannel, Mail } from './human-channel.js';
 
-/** The ask tool as the model calls it. */
-export const ASK_TOOL = 'mcp__human__ask';
-/** The inbox tool as the model calls it. */
-export const INBOX_TOOL = 'mcp__human__inbox';
+// Defined in human-tool-names.ts; passed on here because the public API exports them from this module.
+export { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
 
 /** The inbox tool's reply when nothing is waiting. */
-export const INBOX_EMPTY = 'Inbox empty; carry on.';
+export const INBOX_EMPTY = loadPrompt('inbox-empty');
 
-const ASK_DESCRIPTION =
-  'Ask the human one question and wait for the answer. Ask only when the answer changes your approach, ' +
-  'one question per call, and offer `options` when you can (the human may pick one by number). The human ' +
-  'may be away: if the reply says nobody answered, decide yourself as it says.';
+const ASK_DESCRIPTION = loadPrompt('ask-tool');
 
-const INBOX_DESCRIPTION =
-  'Read messages the human typed during the run (requirements added, corrections). Never blocks. Check it ' +
-  'at natural checkpoints, such as between tasks, and act on what it says.';
+const INBOX_DESCRIPTION = loadPrompt('inbox-tool');
 
 /**
  * The longest tool-call timeout there is: Node's timers hold at most 2^31 − 1 ms (about 24.8 days); a larger
@@ -82,13 +76,13 @@ export function humanMcpServers(channel: HumanChannel): Record<string, McpServer
     },
     { alwaysLoad: true },
   );
-  const inbox = tool('inbox', INBOX_DESCRIPTION, {}, async () => {
+  const inbox = tool('inbox', INBOX_DESCRIPTION, {}, () => {
     const taken = channel.takeMail();
-    return {
+    return Promise.resolve({
       content: [
         { type: 'text', text: inboxReply(taken, channel.amendPath, (mail) => channel.wasAmended(mail)) },
       ],
-    };
+    });
   });
   return {
     human: createSdkMcpServer({

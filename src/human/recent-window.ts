@@ -1,7 +1,7 @@
 /**
- * The last events of a run as short text lines (runtime.md §10.2): what the side-question oracle is shown of
- * the running run. Thinking and task briefs (`prompt`) are left out — they are long and say little about
- * where the run stands — and so are events without text. Each line is cut to 200 characters so sixty of
+ * The last events of a run as short text lines (docs/human-channel.md): what the side-question oracle is
+ * shown of the running run. Thinking and task briefs (`prompt`) are left out — they are long and say little
+ * about where the run stands — and so are events without text. Each line is cut to 200 characters so sixty of
  * them stay a small prompt.
  *
  * @module

@@ -1,8 +1,9 @@
 /**
- * One JSON file shared by several processes: the run manifest and `lineage.json` (decision 5, runtime.md §4,
- * §14.8–9). Every change runs under a lock file, re-reads the file, merges through a callback and writes a
- * temporary file that is renamed into place, so a reader never sees half a file and no writer erases what
- * another one added. A file that cannot be parsed is renamed aside (quarantined), never overwritten.
+ * One JSON file shared by several processes: the run manifest and `lineage.json`
+ * (decisions.md D5, D308, D309). Every change runs under a lock file, re-reads the file, merges through a
+ * callback and writes a temporary file that is renamed into place, so a reader never sees half a file and no
+ * writer erases what another one added. A file that cannot be parsed is renamed aside (quarantined), never
+ * overwritten.
  *
  * Synchronous on purpose: the manifest is written from signal handlers, where awaiting is not possible.
  * This is the only lock implementation in flower; it is not part of the public API.
@@ -23,8 +24,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { errorMessage } from './error-text.js';
 
-/** A lock older than this is taken over: its owner died without removing it (runtime.md §4). */
+/** A lock older than this is taken over: its owner died without removing it (docs/continuity.md). */
 export const DEFAULT_STALE_MS = 30_000;
 /** After waiting this long for a live lock, the change goes ahead unlocked rather than being lost. */
 export const DEFAULT_WAIT_MS = 2_000;
@@ -77,13 +79,13 @@ export class LockedJsonFile {
       text = readFileSync(this.path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-      return { kind: 'unreadable', reason: errorText(error) };
+      return { kind: 'unreadable', reason: errorMessage(error) };
     }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      return { kind: 'unreadable', reason: errorText(error) };
+      return { kind: 'unreadable', reason: errorMessage(error) };
     }
     return this.#accepts(value)
       ? { kind: 'parsed', value }
@@ -224,8 +226,4 @@ function releaseLock(lock: HeldLock): void {
 
 function sleepSync(milliseconds: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, milliseconds);
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

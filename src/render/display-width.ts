@@ -1,5 +1,5 @@
 /**
- * Terminal columns: how wide text is on screen and how to make a line fit (cli-and-config.md §3.1).
+ * Terminal columns: how wide text is on screen and how to make a line fit (docs/cli.md).
  *
  * @module
  */

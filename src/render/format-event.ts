@@ -1,12 +1,13 @@
 /**
  * Pure formatters: one event and the renderer's running totals in, screen lines out
- * (cli-and-config.md §3.2). No I/O here, so every format is testable as a plain function.
+ * (docs/cli.md). No I/O here, so every format is testable as a plain function.
  *
  * @module
  */
 import type { Colors } from 'picocolors/types.js';
 import { uiText, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent, HandoffEvent, Thread } from '../events/flower-event.js';
+import { valueText } from '../internal/value-text.js';
 import { displayWidth, fitLine } from './display-width.js';
 import { formatContext, formatContextOf, formatElapsed, formatUsd } from './format-numbers.js';
 import { markdownLines } from './markdown-lines.js';
@@ -98,6 +99,7 @@ export function formatEvent(event: FlowerEvent, state: RenderState, options: For
     case 'wait':
     case 'waiting':
     case 'recovered':
+    case 'usage_limit':
     case 'stall':
       return wrap(event.text, options, '  ~ ', '    ').map(colors.yellow);
     case 'task':
@@ -194,9 +196,9 @@ export function formatStepHeader(
 function formatToolCall(event: Extract<FlowerEvent, { kind: 'tool_call' }>, options: FormatOptions): string {
   const { colors } = options;
   if (event.tool === 'Agent' || event.tool === 'Task') {
-    const type = String(event.input['subagent_type'] ?? 'general-purpose');
+    const type = valueText(event.input['subagent_type'] ?? 'general-purpose');
     const about = cutAtWord(
-      single(String(event.input['description'] ?? event.input['prompt'] ?? '')),
+      single(valueText(event.input['description'] ?? event.input['prompt'])),
       Math.max(8, lineRoom(options) - displayWidth(type) - 16),
     );
     const line = `${colors.magenta(threadPad(event, `> ${text('ev.dispatch', options)}`))} ${colors.bold(single(type))} ${colors.dim(about)}`;

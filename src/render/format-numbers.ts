@@ -1,5 +1,5 @@
 /**
- * Number formats of the status and result lines (cli-and-config.md §3.2, §3.4).
+ * Number formats of the status and result lines (docs/cli.md).
  *
  * @module
  */
@@ -31,14 +31,8 @@ function trimZero(value: number): string {
   return String(Math.round(value * 10) / 10);
 }
 
-/** Elapsed time as `m:ss`, or `h:mm:ss` from one hour. */
-export function formatElapsed(seconds: number): string {
-  const total = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const rest = String(total % 60).padStart(2, '0');
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
-}
+// Elapsed time sits with the UI catalog, below the runtime, whose network-wait line shows it too.
+export { formatElapsed } from '../config/format-elapsed.js';
 
 /** Dollars with a fixed number of decimals, without the `$` (the catalog strings carry it). */
 export function formatUsd(usd: number, decimals: number): string {

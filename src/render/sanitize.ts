@@ -1,5 +1,5 @@
 /**
- * Control-sequence hygiene for terminal output (cli-and-config.md §3.1): text from a model or a tool must
+ * Control-sequence hygiene for terminal output (docs/cli.md): text from a model or a tool must
  * not move the cursor, retitle the window or hide output, so only colour (SGR) sequences may survive.
  *
  * @module

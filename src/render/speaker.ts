@@ -22,9 +22,9 @@ const JUDGE_ROUND = /(?:\/verdict|·判定)#(\d+)$/u;
 // Reruns of a step keep its speaker: `work#round2`, `work#retry1`.
 const ATTEMPT = /#(?:round|retry)\d+$/u;
 
-// The go path's built-in step names (api.md's `STEP_NAMES`, kept here as data so the renderer does not load
-// the workflow layer) and the side questions' aside runtime. A step of a user's own workflow is named by its
-// step header already and gets no speaker line of its own; only its judge does.
+// The go path's built-in step names (the workflow layer's `STEP_NAMES`, kept here as data so the renderer
+// does not load the workflow layer) and the side questions' aside runtime. A step of a user's own workflow is
+// named by its step header already and gets no speaker line of its own; only its judge does.
 const ROLE_OF_STEP: Readonly<Record<string, SpeakerRole>> = {
   clarify: 'clarifier',
   goal: 'goal',

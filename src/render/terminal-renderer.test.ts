@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { CostEvent, FlowerEvent } from '../events/flower-event.js';
 import { createTerminalRenderer } from './terminal-renderer.js';
 
@@ -154,6 +154,28 @@ describe('createTerminalRenderer', () => {
     expect(piped.text()).toBe('  ! bad\n');
     expect(piped.text()).not.toContain('\x1b');
     expect(terminal.text()).toContain('\x1b[31m');
+  });
+
+  test('keeps a terminal plain when NO_COLOR is set and no colour is given, but follows an explicit one', async () => {
+    vi.stubEnv('NO_COLOR', '1');
+    try {
+      const terminal = capture(true);
+      createTerminalRenderer({ output: terminal.stream })({ ...main, kind: 'text', text: 'hi' });
+      const asked = capture(true);
+      createTerminalRenderer({ output: asked.stream, color: true })({
+        ...main,
+        kind: 'error',
+        text: 'bad',
+        synthetic: true,
+        errorKind: null,
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(terminal.text()).toContain('hi');
+      expect(terminal.text()).not.toContain('\x1b');
+      expect(asked.text()).toContain('\x1b[31m');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   test('follows an explicit colour choice over the stream kind', async () => {

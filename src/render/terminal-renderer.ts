@@ -1,15 +1,16 @@
 /**
- * The terminal renderer: flower events in, text out (cli-and-config.md §3). It is an append-only log — no
+ * The terminal renderer: flower events in, text out (docs/cli.md). It is an append-only log — no
  * line it writes is ever rewritten — so the same output is right in a terminal, in tmux, under `nohup` and
  * in a CI log (the CLI's status footer below the log, on a terminal only, is drawn by the footer). Colour
- * only when asked for (the CLI asks when the stream is a terminal and `NO_COLOR` is unset). There is no
- * cross-terminal write lock (cli-and-config.md §3.1) yet: each batch is one `write()` call, which keeps
+ * when asked for, or by default on a terminal unless `NO_COLOR` (or `TERM=dumb`) is set. There is no
+ * cross-terminal write lock (docs/cli.md) yet: each batch is one `write()` call, which keeps
  * lines whole within this process.
  *
  * @module
  */
 import picocolors from 'picocolors';
 import type { Colors } from 'picocolors/types.js';
+import { colorWanted } from '../config/color-wanted.js';
 import { uiText, type Lang } from '../config/ui-text.js';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
 import { displayWidth, renderWidth } from './display-width.js';
@@ -27,7 +28,10 @@ export interface TerminalRendererOptions {
   verbose?: boolean;
   /** Where lines go; `process.stderr` by default (stdout is kept for results). */
   output?: NodeJS.WritableStream;
-  /** Colour the output; default: only when `output` is a terminal. */
+  /**
+   * Colour the output; default: when `output` is a terminal, unless the process environment says otherwise
+   * (`NO_COLOR` or `TERM=dumb` turn it off, `FORCE_COLOR` on).
+   */
   color?: boolean;
   /** Line width; default from the terminal's columns (`max(40, min(columns, 110))`, 80 when unknown). */
   width?: number;
@@ -67,12 +71,12 @@ export interface TerminalRenderer extends EventSink {
 
 /**
  * Creates one renderer for a whole run: its totals and elapsed time accumulate across steps (a renderer per
- * event kept them at zero in the reference, issue #14).
+ * event kept them at zero in the reference, decisions.md D203).
  */
 export function createTerminalRenderer(options: TerminalRendererOptions = {}): TerminalRenderer {
   const output = options.output ?? process.stderr;
   const isTerminal = (output as { isTTY?: boolean }).isTTY === true;
-  const colors: Colors = picocolors.createColors(options.color ?? isTerminal);
+  const colors: Colors = picocolors.createColors(options.color ?? colorWanted({ isTTY: isTerminal }));
   const now = options.now ?? Date.now;
   const started = now();
   const state: RenderState = { contextTokens: 0, contextWindow: 0, totalUsd: 0, elapsedS: 0 };

@@ -1,5 +1,5 @@
 /**
- * Word wrapping for terminal output (cli-and-config.md §3.1): CJK characters are break points of their own,
+ * Word wrapping for terminal output (docs/cli.md): CJK characters are break points of their own,
  * other text breaks at whitespace, and no line starts with closing punctuation.
  *
  * @module

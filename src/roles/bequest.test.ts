@@ -48,7 +48,7 @@ const parseCases: Array<{ name: string; text: string; expected: BequestFields }>
     expected: { what: 'w' },
   },
   {
-    name: 'body lines that start with a section name (D9)',
+    name: 'body lines that start with a section name (decisions.md D109)',
     text: '## What\nWhat it does: prints dates.\nWorkbench: see below.\n## Workbench\nw',
     expected: { what: 'What it does: prints dates.\nWorkbench: see below.', workbench: 'w' },
   },
@@ -153,7 +153,7 @@ describe('bequestPrompt', () => {
     { what: 'why generated files matter', text: 'silently overwritten' },
     { what: 'the required sections', text: '"What" and "Workbench" are required' },
     { what: 'pointers in a few dozen lines', text: 'A few dozen lines in all' },
-    { what: 'the heading rule (D9)', text: 'No line of the body may start with a section name' },
+    { what: 'headings (decisions.md D109)', text: 'No line of the body may start with a section name' },
     { what: 'not to create the files', text: 'Do not create or edit CLAUDE.md or AGENTS.md' },
   ])('states $what', ({ text }) => {
     expect(prompt).toContain(text);

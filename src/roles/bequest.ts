@@ -1,6 +1,6 @@
 /**
  * The bequest: what a finished run leaves for the person who continues with Claude Code or Codex
- * (roles-and-mechanisms.md §4.4). A read-only finishing turn writes five sections; flower puts them into
+ * (docs/go-path.md). A read-only finishing turn writes five sections; flower puts them into
  * `CLAUDE.md` and `AGENTS.md` (see `writeBequest`), which those tools load at the start of every session.
  *
  * @module
@@ -8,7 +8,7 @@
 import { readDocument } from './brief.js';
 import { parseSections } from './parse-sections.js';
 
-/** The labels that open each bequest section: English first (decision 1), then Chinese ones. */
+/** The labels that open each bequest section: English first (decisions.md D1), then Chinese ones. */
 export const BEQUEST_HEADINGS = {
   what: ['What', 'What it is', '是什么', '这是什么'],
   acceptance: ['Acceptance', 'Acceptance criteria', '验收', '验收情况'],
@@ -175,9 +175,9 @@ export interface BequestPromptOptions {
 }
 
 /**
- * The finishing-turn prompt (rm §4.4): read the workbench first, then write the five sections as pointers in
- * a few dozen lines, because the text is loaded into every future session. It warns that no body line may
- * start with a section name (D9), and that flower, not the model, writes the files.
+ * The finishing-turn prompt (docs/go-path.md): read the workbench first, then write the five sections as
+ * pointers in a few dozen lines, because the text is loaded into every future session. It warns that no body
+ * line may start with a section name (decisions.md D109), and that flower, not the model, writes the files.
  */
 export function bequestPrompt(options: BequestPromptOptions = {}): string {
   const workbench =

@@ -80,7 +80,7 @@ const parseCases: Array<{ name: string; text: string; expected: BriefFields }> =
     expected: { goal: 'g', accept: 'a' },
   },
   {
-    name: 'a plain sentence that starts with a label (D9)',
+    name: 'a plain sentence that starts with a label (decisions.md D109)',
     text: '## Goal\nBoundaries: none really.\nGoal: ship it',
     expected: { goal: 'Boundaries: none really.\nGoal: ship it' },
   },

@@ -1,5 +1,5 @@
 /**
- * The brief: what the clarifier hands on (roles-and-mechanisms.md §2.2). Four sections in a fixed order —
+ * The brief: what the clarifier hands on (docs/go-path.md). Four sections in a fixed order —
  * goal, acceptance criteria, boundaries, unknowns and assumptions — frozen to `notes/brief.md` once all four
  * have content, and read back on every later run so a rerun never questions the human again.
  *
@@ -9,9 +9,10 @@ import { readFileSync } from 'node:fs';
 import { parseSections } from './parse-sections.js';
 
 /**
- * The labels that open each brief section: English first (decision 1), then the Python flower's Chinese
- * ones (rm §2.2) and the "&" spelling of the clarifier rule text (api.md §6 item 18). The extra English
- * labels match what `wakeState` accepts, so the two never disagree on whether a brief is complete.
+ * The labels that open each brief section: English first (decisions.md D1), then the Python flower's Chinese
+ * ones (docs/go-path.md) and the "&" spelling of the clarifier rule text ("Unknowns & assumptions"). The
+ * extra English labels match what `wakeState` accepts, so the two never disagree on whether a brief is
+ * complete.
  */
 export const BRIEF_HEADINGS = {
   goal: ['Goal', '目标'],
@@ -37,7 +38,7 @@ export type BriefSection = keyof typeof BRIEF_HEADINGS;
 /** The section keys in the order they are written. */
 const ORDER: readonly BriefSection[] = ['goal', 'accept', 'bounds', 'unknowns'];
 
-/** The heading written for each section (decision 1). */
+/** The heading written for each section (decisions.md D1). */
 const TITLES: Record<BriefSection, string> = {
   goal: 'Goal',
   accept: 'Acceptance criteria',
@@ -70,7 +71,7 @@ export interface BriefFields {
  * A parsed brief. Complete when all four sections have content. Text appended during a run
  * (`## Added during the run (…)`, `## Added on wake (…)`) is not a section of its own: it stays in the body of
  * the section above it — normally the last — so it reaches every later step through {@link Brief.promptBlock}
- * (api.md §6 item 36).
+ * (docs/go-path.md).
  */
 export class Brief {
   /** One sentence: what, for whom. */

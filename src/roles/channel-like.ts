@@ -12,12 +12,3 @@ export interface ChannelLike {
   /** The `human` MCP server that exposes `ask` and `inbox`. */
   mcpServers(): Record<string, McpServerConfig>;
 }
-
-/**
- * The blocking question tool of the `human` MCP server. The same name as in `src/human/human-tools.ts` (a test
- * pins it), kept here so roles and guards can name it without loading the SDK that module imports.
- */
-export const ASK_TOOL = 'mcp__human__ask';
-
-/** The non-blocking inbox tool of the `human` MCP server (mounting the server exposes both). */
-export const INBOX_TOOL = 'mcp__human__inbox';

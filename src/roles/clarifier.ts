@@ -1,6 +1,6 @@
 /**
  * `clarify()`: the role that questions the human until the request is clear and writes the four-section
- * brief, doing no work itself (roles-and-mechanisms.md §1.3). Measured in the reference: a clarifier
+ * brief, doing no work itself (docs/roles.md). Measured in the reference: a clarifier
  * without constraints started coding after two questions and, once blocked, pasted the code into its reply
  * ($0.8908, 230 s). Mechanism beats prompt here: the runtime's whitelist guard refuses every unlisted tool,
  * and the brief parser keeps only the four sections.
@@ -8,8 +8,9 @@
  * @module
  */
 import { agentSpec, type AgentSpec } from '../agent/agent-spec.js';
-import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
-import { loadPrompt } from './load-prompt.js';
+import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
+import type { ChannelLike } from './channel-like.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 
 /** Options of {@link clarify}. */
 export interface ClarifierOptions {
@@ -35,7 +36,7 @@ const TURNS_BESIDES_QUESTIONS = 4;
 /**
  * A clarifier spec for the human reached through `channel`. No workbench block (its rules are about
  * writing), no delegation, and `dontAsk` so anything the guard does not approve is refused rather than
- * prompted (D6: a session without subagents has nobody to answer a prompt).
+ * prompted (decisions.md D106: a session without subagents has nobody to answer a prompt).
  */
 export function clarify(name: string, channel: ChannelLike, options: ClarifierOptions = {}): AgentSpec {
   const canRead = options.canRead ?? true;
@@ -65,8 +66,8 @@ export function clarify(name: string, channel: ChannelLike, options: ClarifierOp
 
 /**
  * True when a clarifier's `maxTurns` would stop the questions before the channel's `maxAsks` does (null =
- * unlimited), so the cap silently limits how much the human is asked (D16). The caller warns; this only
- * decides.
+ * unlimited), so the cap silently limits how much the human is asked (decisions.md D116). The caller warns;
+ * this only decides.
  */
 export function maxTurnsLimitsQuestions(
   maxTurns: number | null | undefined,

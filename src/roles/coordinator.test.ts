@@ -3,8 +3,8 @@ import type { AgentDefinition, McpServerConfig } from '../agent/claude-sdk.js';
 import { CompactPolicy } from '../agent/compact-policy.js';
 import type { ChannelLike } from './channel-like.js';
 import { coordinator } from './coordinator.js';
-import { wantsIsolation } from './isolation-mark.js';
-import type { WorkbenchLike } from './workbench-places.js';
+import { wantsIsolation } from '../agent/isolation-mark.js';
+import type { WorkbenchLike } from '../workbench/workbench-places.js';
 import { worker } from './worker.js';
 
 const coder = worker('Writes code and tests.', 'Implement.', { tools: ['Read', 'Write', 'Edit', 'Bash'] });
@@ -166,6 +166,23 @@ describe('coordinator', () => {
       backgroundAgents: true,
     });
   });
+
+  test('takes one object as well: the same spec as the positional form', () => {
+    const fromObject = coordinator({
+      name: 'lead',
+      instructions: 'Keep changes small.',
+      workers: { coder },
+      channel,
+      glance: false,
+    });
+    expect(fromObject).toEqual(
+      coordinator('lead', 'Keep changes small.', { coder }, { channel, glance: false }),
+    );
+    expect(fromObject.name).toBe('lead');
+    expect(fromObject.instructions).toContain('Keep changes small.');
+    expect(Object.keys(fromObject.agents ?? {})).toEqual(['coder']);
+    expect(coordinator({ name: 'bare', workers: { coder } })).toEqual(coordinator('bare', '', { coder }));
+  });
 });
 
 describe('coordinator rule text', () => {
@@ -204,7 +221,7 @@ describe('coordinator rule text', () => {
     expect(text).toContain('`.flower/notes/`');
   });
 
-  test('renders the given workbench’s paths and never the default name (D13)', () => {
+  test('renders the given workbench’s paths and never the default name (decisions.md D113)', () => {
     const rendered = coordinator('c', '', { coder }, { workbench: outside, channel }).instructions;
     expect(rendered).toContain('Workbench: `/data/runs/workbench/`');
     expect(rendered).toContain('Long output goes to `/data/runs/workbench/artifacts/`');
@@ -212,7 +229,7 @@ describe('coordinator rule text', () => {
     expect(rendered).not.toContain('{{');
   });
 
-  test('has inbox and ask rules only with a channel (D17)', () => {
+  test('has inbox and ask rules only with a channel (decisions.md D117)', () => {
     expect(text).not.toContain('mcp__human__inbox');
     expect(text).not.toContain('mcp__human__ask');
     const withChannel = coordinator('c', '', { coder }, { channel }).instructions;

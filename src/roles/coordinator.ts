@@ -1,8 +1,8 @@
 /**
  * `coordinator()`: the main-thread agent that decomposes, delegates, reads reports and decides, but does no
- * hands-on work itself (roles-and-mechanisms.md §1.1). What keeps it hands-off is not its tool list
- * (`allowedTools` only auto-approves, §0.2) but the delegate guard the runtime installs because the spec
- * says `delegateOnly` (D5).
+ * hands-on work itself (docs/roles.md). What keeps it hands-off is not its tool list
+ * (`allowedTools` only auto-approves, decisions.md D7) but the delegate guard the runtime installs because
+ * the spec says `delegateOnly` (decisions.md D105).
  *
  * @module
  */
@@ -11,24 +11,23 @@ import type { AgentDefinition, PermissionMode } from '../agent/claude-sdk.js';
 import type { CompactPolicy } from '../agent/compact-policy.js';
 import type { HooksConfig } from '../guards/hooks.js';
 import { TASK_LIST_TOOLS } from '../guards/tool-groups.js';
-import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
-import { loadPrompt } from './load-prompt.js';
-import { workbenchPlaces, type WorkbenchLike } from './workbench-places.js';
+import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
+import type { ChannelLike } from './channel-like.js';
+import { loadPrompt } from '../internal/load-prompt.js';
+import { workbenchPlaces, type WorkbenchLike } from '../workbench/workbench-places.js';
 
 /**
- * Worker tools merged up into the coordinator's `allowedTools`. `allowedTools` is session-scoped (§0.3): a
- * worker's WebFetch missing from it waits on an approval nobody gives. Only read-only tools are merged;
- * Write, Edit or Bash would void the wall (and subagent calls pass the guard anyway).
+ * Worker tools merged up into the coordinator's `allowedTools`. `allowedTools` is session-scoped
+ * (docs/roles.md): a worker's WebFetch missing from it waits on an approval nobody gives. Only read-only
+ * tools are merged; Write, Edit or Bash would void the wall (and subagent calls pass the guard anyway).
  */
 const MERGED_UP_TOOLS: readonly string[] = ['WebFetch', 'WebSearch'];
 
 // The lines of the rule text that follow `canRead` and `glance`.
-const READING = 'Read a report or a note when a decision needs it. One at a time, on demand.';
-const NO_READING = 'Do not read files yourself: ask a worker for the conclusion.';
-const GLANCE =
-  'Bash is for side-effect-free glances only: `git status`, `ls`, `cat`. Never `cd`: pass paths instead. ' +
-  'Anything else is refused. A glance goes stale after a few turns: run it again rather than trust what you remember.';
-const NO_GLANCE = 'You have no Bash: a worker runs every command.';
+const READING = loadPrompt('coordinator-reading');
+const NO_READING = loadPrompt('coordinator-no-reading');
+const GLANCE = loadPrompt('coordinator-glance');
+const NO_GLANCE = loadPrompt('coordinator-no-glance');
 
 /** Options of {@link coordinator}. */
 export interface CoordinatorOptions {
@@ -37,8 +36,8 @@ export interface CoordinatorOptions {
   /** Add Bash for side-effect-free glances (what runs is decided by the delegate guard). Default true. */
   glance?: boolean;
   /**
-   * A human channel: mounts its `human` MCP server and adds the inbox and ask rules (D17). Unattended, give
-   * the channel `timeoutS: 0`, or each ask blocks for the full timeout.
+   * A human channel: mounts its `human` MCP server and adds the inbox and ask rules (decisions.md D117).
+   * Unattended, give the channel `timeoutS: 0`, or each ask blocks for the full timeout.
    */
   channel?: ChannelLike | null;
   /** Default `acceptEdits`. Not passed on to a clarifier or judge: that would remove their fallback. */
@@ -50,25 +49,63 @@ export interface CoordinatorOptions {
   effort?: string;
   maxTurns?: number;
   maxBudgetUsd?: number;
-  /** Let Agent calls run in the background; default false (decision 8: workers run in the foreground). */
+  /**
+   * Let Agent calls run in the background; default false (decisions.md D8: workers run in the foreground).
+   */
   backgroundAgents?: boolean;
   /**
-   * The workbench whose paths the rule text names (D13). Specs are often built before a workbench exists;
-   * without one the text names the default location (`workbenchPath()` without isolation or `-W`).
+   * The workbench whose paths the rule text names (decisions.md D113). Specs are often built before a
+   * workbench exists; without one the text names the default location (`workbenchPath()` without isolation or
+   * `-W`).
    */
   workbench?: WorkbenchLike | null;
 }
 
+/** All parameters of {@link coordinator} in one object. */
+export interface CoordinatorParameters extends CoordinatorOptions {
+  name: string;
+  /** The caller's own instructions, appended after the role's rules; none by default. */
+  instructions?: string;
+  /** The roles it can dispatch (build them with `worker()`). */
+  workers: Record<string, AgentDefinition>;
+}
+
 /**
- * A coordinator spec. `instructions` are the caller's own, appended after the role's rules; `workers` are
- * the roles it can dispatch (build them with `worker()`).
+ * A coordinator spec from one object (the preferred form): `instructions` are the caller's own, appended
+ * after the role's rules; `workers` are the roles it can dispatch (build them with `worker()`).
+ *
+ * @example coordinator({ name: 'lead', workers: { coder }, channel })
+ */
+export function coordinator(parameters: CoordinatorParameters): AgentSpec;
+/**
+ * A coordinator spec, positional form of the public API: `instructions` are the caller's own, appended after
+ * the role's rules; `workers` are the roles it can dispatch. Same as `coordinator({ name, instructions, workers, ... })`.
  */
 export function coordinator(
   name: string,
   instructions: string,
   workers: Record<string, AgentDefinition>,
-  options: CoordinatorOptions = {},
+  options?: CoordinatorOptions,
+): AgentSpec;
+export function coordinator(
+  first: string | CoordinatorParameters,
+  ownInstructions = '',
+  roles: Record<string, AgentDefinition> = {},
+  given: CoordinatorOptions = {},
 ): AgentSpec {
+  if (typeof first === 'object' && first !== null) {
+    const {
+      name: objectName,
+      instructions: objectInstructions = '',
+      workers: objectWorkers,
+      ...rest
+    } = first;
+    return coordinator(objectName, objectInstructions, objectWorkers, rest);
+  }
+  const name = first;
+  const instructions = ownInstructions;
+  const workers = roles;
+  const options = given;
   const channel = options.channel ?? null;
   const glance = options.glance ?? true;
   const places = workbenchPlaces(options.workbench);

@@ -1,6 +1,6 @@
 /**
  * The handoff document: what a session near the end of its context window writes for the fresh session that
- * takes over (roles-and-mechanisms.md §4.3). Five sections; only "doing" and "next" are required, because
+ * takes over (docs/handoff.md). Five sections; only "doing" and "next" are required, because
  * forcing the others makes a model invent dead ends. When the writing turn fails, a mechanical degraded
  * document points the successor at the scene instead.
  *
@@ -9,7 +9,10 @@
 import { EMPTY_SECTION, readDocument, withoutPlaceholder } from './brief.js';
 import { parseSections } from './parse-sections.js';
 
-/** The labels that open each handoff section: English first (decision 1), then the Python flower's Chinese ones. */
+/**
+ * The labels that open each handoff section: English first (decisions.md D1), then the Python flower's
+ * Chinese ones.
+ */
 export const HANDOFF_HEADINGS = {
   doing: ['Doing', '现在在做什么', '当前进度', '现在在做', '进度'],
   decided: ['Decided', '已经定下的', '已定的事', '决策'],
@@ -23,7 +26,7 @@ export type HandoffSection = keyof typeof HANDOFF_HEADINGS;
 
 const ORDER: readonly HandoffSection[] = ['doing', 'decided', 'deadends', 'next', 'scene'];
 
-/** The heading written for each section (decision 1). */
+/** The heading written for each section (decisions.md D1). */
 export const HANDOFF_TITLES: Readonly<Record<HandoffSection, string>> = {
   doing: 'Doing',
   decided: 'Decided',
@@ -40,7 +43,7 @@ export const DEGRADED_MARKER = '[DEGRADED: handoff not written]';
 /** Either degraded marker, English or Chinese, with an ASCII or full-width colon. */
 const DEGRADED = /\[\s*(?:DEGRADED|降级)\s*[:：]/i;
 
-/** How much of the step's original prompt a degraded document keeps (rm §4.3). */
+/** How much of the step's original prompt a degraded document keeps (docs/handoff.md). */
 export const DEGRADED_SCENE_CHARS = 1200;
 
 const HEADER = [

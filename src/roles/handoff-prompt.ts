@@ -1,5 +1,5 @@
 /**
- * The two prompts around a handoff (roles-and-mechanisms.md §4.3): the writing turn, sent to the session that
+ * The two prompts around a handoff (docs/handoff.md): the writing turn, sent to the session that
  * is running out of room — only it knows what happened — and the first prompt of the fresh session that takes
  * over with nothing but the document and the disk. Both are model-facing, so they are English literals here.
  *

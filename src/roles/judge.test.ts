@@ -15,7 +15,7 @@ function bash(command: string): HookInput {
     tool_name: 'Bash',
     tool_input: { command },
     tool_use_id: 'tu_1',
-  } as HookInput;
+  };
 }
 
 async function decisionFor(spec: ReturnType<typeof judge>, command: string): Promise<unknown> {

@@ -1,5 +1,5 @@
 /**
- * `judge()`: the independent judge of the goal guard (roles-and-mechanisms.md §1.4). It has two jobs, one per
+ * `judge()`: the independent judge of the goal guard (docs/roles.md). It has two jobs, one per
  * call: A, set the goal (Goal + Checklist); B, judge a round (Conclusion + Reason + Failed). Its rule text
  * holds both; the step prompt says which, opening with {@link setGoalInstructions} or
  * {@link verdictInstructions}. It always runs as a fresh session that sees the goal and the scene, not the
@@ -7,7 +7,8 @@
  *
  * `canRun` decides what it can check:
  * - `false` (default): Read, Glob and Grep only. It cannot run `file`, `uname` or an acceptance command, so
- *   it reads source — HT001's failure mode (D1); and the goal setter cannot establish where it runs (D2).
+ *   it reads source — HT001's failure mode (decisions.md D101); and the goal setter cannot establish where it
+ * runs (decisions.md D102).
  * - `true`: Bash too. Verdicts harden (in the reference's HT002, `file` showed a Mach-O arm64 binary and
  *   `lsof` that it was alive), but Bash can change the workspace ("fix, then pass"; Write/Edit stay blocked).
  * - `'inspect'`: Bash limited to inspection commands by a PreToolUse hook (`isInspectCommand`): the
@@ -18,8 +19,9 @@
 import { agentSpec, type AgentSpec } from '../agent/agent-spec.js';
 import { toHooks } from '../guards/hooks.js';
 import { inspectGuard } from '../guards/inspect-guard.js';
-import { ASK_TOOL, INBOX_TOOL, type ChannelLike } from './channel-like.js';
-import { loadPrompt } from './load-prompt.js';
+import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
+import type { ChannelLike } from './channel-like.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 
 /** Options of {@link judge}. */
 export interface JudgeOptions {
@@ -42,7 +44,7 @@ const COMMANDS = {
 
 /**
  * A judge spec. With a channel it may ask the human (`mcp__human__ask`, no inbox). No workbench block, no
- * web (it judges the scene, not web pages), and `dontAsk` so nothing unapproved can run (D6).
+ * web (it judges the scene, not web pages), and `dontAsk` so nothing unapproved can run (decisions.md D106).
  */
 export function judge(name: string, channel: ChannelLike | null, options: JudgeOptions = {}): AgentSpec {
   const canRun = options.canRun ?? false;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { oracle } from './oracle.js';
-import type { WorkbenchLike } from './workbench-places.js';
+import type { WorkbenchLike } from '../workbench/workbench-places.js';
 
 const outside: WorkbenchLike = {
   root: '/data/runs/workbench',
@@ -46,7 +46,7 @@ describe('oracle', () => {
     expect(text).toContain('Answer only the question');
   });
 
-  test('names the given workbench’s paths, not the default (D13)', () => {
+  test('names the given workbench’s paths, not the default (decisions.md D113)', () => {
     const text = oracle('aside', { workbench: outside, instructions: 'Mind the cost.' }).instructions;
     expect(text).toContain('`/data/runs/workbench/notes/`');
     expect(text).not.toContain('.flower');

@@ -53,7 +53,7 @@ describe('parseSections', () => {
     });
   });
 
-  test('does not open a section on a plain sentence that starts with a label (D9)', () => {
+  test('does not open a section on a plain sentence that starts with a label (decisions.md D109)', () => {
     const text = '## Goal\nGoal: keep it small\nBoundaries are loose here.\nAcceptance criteria matter';
     expect(parseSections(text, BRIEF)).toEqual({
       goal: 'Goal: keep it small\nBoundaries are loose here.\nAcceptance criteria matter',

@@ -1,6 +1,6 @@
 /**
  * The section parser shared by the documents flower reads back from a model or a human: brief, goal,
- * verdict, handoff and bequest (roles-and-mechanisms.md §2.2, D9). It finds labelled sections in Markdown,
+ * verdict, handoff and bequest (docs/go-path.md, decisions.md D109). It finds labelled sections in Markdown,
  * in English or Chinese, and is strict about what counts as a heading so that a body line such as
  * "Goal: keep it small" or a heading inside pasted code never opens a section.
  *
@@ -111,7 +111,7 @@ function matchHeading<K extends string>(line: string, labels: readonly Label<K>[
     if (!lower.startsWith(label.name)) continue;
     const after = text.slice(label.name.length);
     if (after.trim() === '' || /^\s*[:：]\s*$/.test(after)) return { key: label.key, rest: '' };
-    // A body on the heading line needs markup (D9): plain "Goal: keep it small" is a sentence.
+    // A body on the heading line needs markup (decisions.md D109): plain "Goal: keep it small" is a sentence.
     if (marked && COLON.test(after)) return { key: label.key, rest: after.replace(COLON, '').trim() };
   }
   return null;

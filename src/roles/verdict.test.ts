@@ -17,7 +17,7 @@ const conclusionCases: Array<{ conclusion: string; state: VerdictState; ambiguou
   { conclusion: '未达成。', state: 'NOT_YET' },
   { conclusion: '无法验证', state: 'UNREACHABLE' },
   { conclusion: '无法达成', state: 'UNREACHABLE' },
-  // D8: the reference's substring search read "1 of 5 checks failed" as a pass.
+  // decisions.md D108: the reference's substring search read "1 of 5 checks failed" as a pass.
   { conclusion: '1 of 5 checks failed', state: 'NOT_YET', ambiguous: true },
   { conclusion: 'ACHIEVED or NOT_YET', state: 'NOT_YET', ambiguous: true },
   { conclusion: 'yes', state: 'NOT_YET', ambiguous: true },
@@ -114,7 +114,7 @@ describe('Verdict', () => {
     });
   });
 
-  test('lets a marked-up conclusion win over a plain "Conclusion:" line in the body (D9)', () => {
+  test('lets a marked-up conclusion win over a plain "Conclusion:" line in the body (decisions.md D109)', () => {
     const text = '## Reason\nConclusion: ACHIEVED is what the worker claimed.\n## Conclusion\nNOT_YET';
     expect(Verdict.parse(text).state).toBe('NOT_YET');
   });

@@ -1,7 +1,8 @@
 /**
- * The verdict: what the judge says about one round of work (roles-and-mechanisms.md §3.2–3.3). Parsing is
- * strict where the reference guessed (D8): the conclusion must be exactly one state word; anything else is
- * "not achieved", because a wrong pass ends the run on broken work while a wrong fail costs one more round.
+ * The verdict: what the judge says about one round of work (docs/go-path.md). Parsing is
+ * strict where the reference guessed (decisions.md D108): the conclusion must be exactly one state word;
+ * anything else is "not achieved", because a wrong pass ends the run on broken work while a wrong fail costs
+ * one more round.
  *
  * @module
  */
@@ -10,7 +11,10 @@ import { listItems, parseSections } from './parse-sections.js';
 /** The judge's conclusion; '' only for a verdict not read from a reply. */
 export type VerdictState = 'ACHIEVED' | 'NOT_YET' | 'UNREACHABLE' | '';
 
-/** The labels that open each verdict section: English first (decision 1), then the Python flower's Chinese ones. */
+/**
+ * The labels that open each verdict section: English first (decisions.md D1), then the Python flower's
+ * Chinese ones.
+ */
 export const VERDICT_HEADINGS = {
   state: ['Conclusion', 'Verdict', '结论', '判定'],
   reason: ['Reason', '理由', '依据'],
@@ -91,8 +95,8 @@ export class Verdict {
   }
 
   /**
-   * The prompt for the next round when this one was rejected (rm §3.2 `onReject`): the goal was missed, the
-   * judge's reason, the failed items, and to close only those gaps. '' when the verdict passed.
+   * The prompt for the next round when this one was rejected (docs/go-path.md `onReject`): the goal was
+   * missed, the judge's reason, the failed items, and to close only those gaps. '' when the verdict passed.
    */
   feedback(): string {
     if (this.ok) return '';
@@ -119,7 +123,8 @@ export class Verdict {
     let sections = parseSections(text, VERDICT_HEADINGS);
     if (sections.state === undefined) {
       // "Conclusion: ACHIEVED" without markup, or as a list item, is how models often answer; read it only
-      // when no conclusion heading exists, so a body line can never override a real heading (D9).
+      // when no conclusion heading exists, so a body line can never override a real heading
+      // (decisions.md D109).
       sections = parseSections(text.split(/\r?\n/).map(plainLabelAsHeading).join('\n'), VERDICT_HEADINGS);
     }
     const reason = sections.reason ?? '';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { wantsIsolation } from './isolation-mark.js';
+import { wantsIsolation } from '../agent/isolation-mark.js';
 import { WORKER_RULES, WORKER_TOOLS, worker } from './worker.js';
 
 describe('WORKER_RULES', () => {
@@ -23,7 +23,7 @@ describe('WORKER_RULES', () => {
     expect(WORKER_RULES).toContain('`desc:`');
   });
 
-  test('names no workbench path: the coordinator relays it (D13)', () => {
+  test('names no workbench path: the coordinator relays it (decisions.md D113)', () => {
     expect(WORKER_RULES).not.toContain('.flower');
     expect(WORKER_RULES).not.toContain('{{');
   });
@@ -82,5 +82,17 @@ describe('worker', () => {
 
   test('refuses an empty description: the coordinator picks a worker by it', () => {
     expect(() => worker(' ', 'Implement.')).toThrow(/description is empty/);
+  });
+
+  test('takes one object as well: the same definition as the positional form', () => {
+    const fromObject = worker({
+      description: 'Writes code.',
+      prompt: 'Implement.',
+      tools: ['Read'],
+      isolate: true,
+    });
+    expect(fromObject).toEqual(worker('Writes code.', 'Implement.', { tools: ['Read'], isolate: true }));
+    expect(fromObject.prompt).toMatch(/^Implement\./);
+    expect(wantsIsolation(fromObject)).toBe(true);
   });
 });

@@ -1,17 +1,17 @@
 /**
- * `worker()`: a subagent role the coordinator dispatches with the Agent tool (roles-and-mechanisms.md
- * §1.2). It returns the SDK's `AgentDefinition`, not an `AgentSpec`: a worker has no session of its own.
+ * `worker()`: a subagent role the coordinator dispatches with the Agent tool (docs/roles.md). It returns the
+ * SDK's `AgentDefinition`, not an `AgentSpec`: a worker has no session of its own.
  *
  * @module
  */
 import type { AgentDefinition, PermissionMode } from '../agent/claude-sdk.js';
-import { isolated } from './isolation-mark.js';
-import { loadPrompt } from './load-prompt.js';
+import { isolated } from '../agent/isolation-mark.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 
 /**
  * The report discipline appended to every worker's prompt: four labelled parts, at most 30 lines, no pasted
  * contents, scripts reused. It names no workbench path on purpose: the real path comes from the workbench
- * (it may be absolute), and the coordinator relays it in each brief (D13).
+ * (it may be absolute), and the coordinator relays it in each brief (decisions.md D113).
  */
 export const WORKER_RULES: string = loadPrompt('worker');
 
@@ -42,15 +42,44 @@ export interface WorkerOptions {
   maxTurns?: number;
   permissionMode?: PermissionMode;
   skills?: readonly string[];
-  /** Run every dispatch of this role in its own git worktree (marked with `isolated()`, §8). */
+  /**
+   * Run every dispatch of this role in its own git worktree (marked with `isolated()`, docs/workbench.md).
+   */
   isolate?: boolean;
 }
 
+/** All parameters of {@link worker} in one object. */
+export interface WorkerParameters extends WorkerOptions {
+  /** How the coordinator picks it: say *when* to use it. */
+  description: string;
+  /** The role's own instructions, followed by {@link WORKER_RULES} unless `discipline` is false. */
+  prompt: string;
+}
+
 /**
- * A worker role. `description` is how the coordinator picks it, so say *when* to use it; `prompt` is the
- * role's own instructions, followed by {@link WORKER_RULES} unless `discipline` is false.
+ * A worker role from one object (the preferred form). `description` is how the coordinator picks it, so
+ * say *when* to use it; `prompt` is the role's own instructions, followed by {@link WORKER_RULES} unless
+ * `discipline` is false.
+ *
+ * @example worker({ description: 'Use for any code change.', prompt: 'Implement; run the tests.', isolate: true })
  */
-export function worker(description: string, prompt: string, options: WorkerOptions = {}): AgentDefinition {
+export function worker(parameters: WorkerParameters): AgentDefinition;
+/**
+ * A worker role, positional form of the public API; the same as `worker({ description, prompt, ... })`.
+ */
+export function worker(description: string, prompt: string, options?: WorkerOptions): AgentDefinition;
+export function worker(
+  first: string | WorkerParameters,
+  ownPrompt = '',
+  given: WorkerOptions = {},
+): AgentDefinition {
+  if (typeof first === 'object' && first !== null) {
+    const { description: objectDescription, prompt: objectPrompt, ...rest } = first;
+    return worker(objectDescription, objectPrompt, rest);
+  }
+  const description = first;
+  const prompt = ownPrompt;
+  const options = given;
   if (description.trim() === '') {
     throw new Error('worker(): the description is empty; say when the coordinator should pick this worker.');
   }

@@ -1,5 +1,5 @@
 /**
- * Writes a bequest into the workspace's `CLAUDE.md` and `AGENTS.md` (roles-and-mechanisms.md §4.4), inside a
+ * Writes a bequest into the workspace's `CLAUDE.md` and `AGENTS.md` (docs/go-path.md), inside a
  * block flower manages, so Claude Code and Codex both load it and the user's own text around it survives.
  *
  * @module

@@ -1,7 +1,7 @@
 /**
- * Archive folders `<into>/<YYYYmmdd-HHMMSS>[-n]/` (decision 1, api.md §4.2): where `--new` moves the old
- * lineage, brief, goal and Q&A log. Files are moved, never deleted, and names never collide (the
- * reference's one-second names overwrote each other, runtime.md §14.15).
+ * Archive folders `<into>/<YYYYmmdd-HHMMSS>[-n]/` (decisions.md D1, docs/continuity.md): where `--new` moves
+ * the old lineage, brief, goal and Q&A log. Files are moved, never deleted, and names never collide (the
+ * reference's one-second names overwrote each other, decisions.md D315).
  *
  * @module
  */

@@ -1,8 +1,9 @@
 /**
- * One attempt of a step (rt §3.3): one SDK query, consumed to its end or to the first boundary where it
- * must stop. It never throws; what happened is left in the step's result. Query consumers must tolerate
- * several `result` messages and the throw that follows an error result (decision 8): the result message is
- * the truth, the throw after it is not an error of its own. A stall watchdog sees every message (decision 6).
+ * One attempt of a step (docs/runtime.md): one SDK query, consumed to its end or to the first boundary where
+ * it must stop. It never throws; what happened is left in the step's result. Query consumers must tolerate
+ * several `result` messages and the throw that follows an error result (decisions.md D8): the result message
+ * is the truth, the throw after it is not an error of its own. A stall watchdog sees every message
+ * (decisions.md D6).
  *
  * @module
  */
@@ -10,25 +11,20 @@ import type { AgentBackend, AgentQuery } from '../agent/agent-backend.js';
 import type { Options, SessionStore } from '../agent/claude-sdk.js';
 import { credentialValues } from '../config/credentials.js';
 import type { Env } from '../config/process-environment.js';
-import { uiText, humanDuration, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent, ResultEvent } from '../events/flower-event.js';
 import { normalize } from '../events/normalize.js';
 import { StreamMeter } from '../events/stream-meter.js';
+import { errorText } from '../internal/error-text.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { redactingStore } from '../session/redact-credentials.js';
-import { trimReport } from '../session/trim-report.js';
-import { budgetError, type AttemptBudget } from './budget.js';
+import type { AttemptBudget } from './budget.js';
+import { stepCostBy, storeKeyText } from './cost-breakdown.js';
 import { savedCost } from './cost-ledger.js';
 import { observeStore } from './observed-store.js';
-import { StallWatchdog, stallError } from './stall-watchdog.js';
-import { errorText, type StepRun } from './step-run.js';
-
-/** `error` of an attempt a human interrupt stopped. */
-export const INTERRUPTED = 'interrupted-by-human';
-/** Internal `error` of an attempt stopped because its context reached the handoff threshold. */
-export const HANDOFF_DUE = 'context-full-handoff';
-/** `error` of an attempt stopped by a signal, a double Ctrl-C or an aborted `signal`. */
-export const KILLED = 'killed-by-signal';
+import { StallWatchdog } from './stall-watchdog.js';
+import { usageLimitInText, usageLimitOf } from './usage-limit.js';
+import { errorOutcome, type EndedOutcome, type StepOutcome } from './step-outcome.js';
+import type { StepRun } from './step-run.js';
 
 /** What one attempt sends. */
 export interface AttemptPlan {
@@ -47,7 +43,6 @@ export interface AttemptDeps {
   backend: AgentBackend;
   store: FlowerSessionStore;
   stallTimeoutS: number;
-  lang: Lang;
   /** The model the configuration asks for, to notice a gateway serving another one; null = no check. */
   wantedModel: string | null;
   /** This process's spend on earlier steps, for the `runUsd` of cost events. */
@@ -58,19 +53,19 @@ export interface AttemptDeps {
   env?: Env | null;
 }
 
-/** Runs one attempt of `run`; never throws. */
-export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptDeps): Promise<void> {
+/** Runs one attempt of `run`; never throws. Returns how it ended, also left in `run.result.outcome`. */
+export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptDeps): Promise<EndedOutcome> {
   const { result, ledger } = run;
   const fresh = result.errors.length;
   const texts: string[] = [];
   const toolNames = new Map<string, string>();
-  let lastContextMessage: unknown = null;
+  let lastContextMessage: string | null = null;
   let sawResult = false;
   let stalledFor: number | null = null;
   let interrupted = false;
   let handoffDue = false;
-  result.ok = false;
-  result.error = null;
+  run.record({ kind: 'unfinished' });
+  run.usageLimit = null;
 
   // The attempt's own controller: the watchdog aborts this query only; a run abort reaches it too.
   const controller = new AbortController();
@@ -87,7 +82,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       kind: 'cost',
       text: `$${result.costUsd.toFixed(4)}`,
       at: Date.now() / 1000,
-      step: null,
+      step: run.result.step,
       usd: Math.max(0, result.costUsd - before),
       stepUsd: result.costUsd,
       runUsd: deps.runSpentBefore + result.costUsd,
@@ -96,12 +91,16 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
 
   ledger.beginQuery(0);
   const store = observeStore(redactingStore(deps.store, credentialValues(deps.env ?? {})), {
-    onAppend(_key, entries) {
+    onAppend(key, entries) {
+      run.attribution.add(storeKeyText(key), entries);
+      result.costBy = stepCostBy(run.attribution.breakdown());
       let added = false;
       for (const entry of entries) added = ledger.noteStored(entry) || added;
       if (added) reportCost();
     },
     onLoad(key, entries) {
+      // Loaded responses were paid for before; their dispatches still name the subagents that go on.
+      run.attribution.load(storeKeyText(key), entries ?? []);
       if (key.sessionId !== plan.resume) return;
       ledger.noteLoaded(entries);
       if (key.subpath !== undefined) return;
@@ -116,9 +115,8 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       stalledFor = idleS;
       run.emit({
         kind: 'stall',
-        text: uiText('rt.stall', { idle: humanDuration(idleS, deps.lang) }, deps.lang),
         at: Date.now() / 1000,
-        step: null,
+        step: run.result.step,
         idleS,
         sessionId: result.sessionId,
       });
@@ -131,28 +129,21 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     run.noteSession(event.sessionId);
     ledger.noteResult(event.costUsd);
     result.numTurns += event.numTurns;
-    result.ok = !event.isError;
-    result.error = event.isError ? resultError(event, result.errors) : null;
-    if (event.isError && event.subtype === 'error_max_budget_usd' && plan.budget.kind === 'capped') {
-      result.error = budgetError(plan.budget.scope);
-    }
+    run.record(resultOutcome(event, result.errors, plan.budget));
     reportCost();
   };
 
   const onEvent = (event: FlowerEvent): void => {
     if (event.kind === 'context') {
-      const id = messageId(event.raw);
-      if (id === lastContextMessage) return;
+      // One API response may reach us as several messages with the same usage: count it once. A response
+      // without an id cannot be matched, so each of its messages counts.
+      const id = event.messageId ?? null;
+      if (id !== null && id === lastContextMessage) return;
       lastContextMessage = id;
       result.context = Math.max(result.context, event.tokens);
       run.watermark = Math.max(run.watermark, event.tokens);
-      if (run.handoff !== null) {
-        // The UI shows how close the context is to the handoff.
-        event.window = run.handoff.policy.window;
-        event.threshold = run.handoff.policy.at;
-        if (run.handoff.note(event.tokens) === 'near') emitNear(run, deps, event.tokens);
-      }
-      checkModel(run, deps, event.raw);
+      if (run.handoff !== null && run.handoff.note(event.tokens) === 'near') emitNear(run, event.tokens);
+      checkModel(run, deps, event.model ?? null);
     }
     if (event.kind === 'tool_call') toolNames.set(event.id, event.tool);
     // The cost event goes first: the result's own total is the session's lifetime spend when it was
@@ -163,7 +154,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     else if (event.kind === 'error') result.errors.push(event.text);
   };
 
-  const meter = new StreamMeter();
+  const meter = new StreamMeter(Date.now, run.result.step);
   let query: AgentQuery | null = null;
   try {
     query = deps.backend.query(
@@ -179,7 +170,9 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         continue;
       }
       run.noteSession((message as { session_id?: unknown }).session_id);
-      // A due handoff breaks at a message boundary (rt §3.3 5b): in-flight subagents are lost, which the
+      // The limit's reset time comes only here (the error text that follows says it in words).
+      run.usageLimit = usageLimitOf(message) ?? run.usageLimit;
+      // A due handoff breaks at a message boundary (docs/runtime.md): in-flight subagents are lost, which the
       // headroom below the window is sized to absorb.
       // A result ends the turn anyway: let it through rather than hand off a finished step.
       if (run.handoff?.due === true && result.sessionId !== null && message.type !== 'result') {
@@ -192,11 +185,18 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       }
       const streamed = streamedMessageId(message);
       if (streamed !== null) ledger.noteStreamed(streamed);
-      for (const event of normalize(message, { toolNames })) onEvent(event);
+      // The UI shows how close the context is to the handoff.
+      const policy = run.handoff?.policy;
+      const contextLimits = policy === undefined ? null : { window: policy.window, threshold: policy.at };
+      for (const event of normalize(message, { toolNames, step: run.result.step, contextLimits })) {
+        onEvent(event);
+      }
     }
   } catch (error) {
     // After an error result the SDK throws as well; the result already said what happened.
-    if (!sawResult && stalledFor === null && !run.aborted) result.error = errorText(error);
+    if (!sawResult && stalledFor === null && !run.aborted) {
+      run.record(errorOutcome(errorText(error)));
+    }
   } finally {
     watchdog.stop();
     run.controller.signal.removeEventListener('abort', onRunAbort);
@@ -209,58 +209,62 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     result.costUsd = ledger.usd;
   }
 
-  if (interrupted) {
-    result.ok = false;
-    result.error = INTERRUPTED;
+  if (run.budgetHalted && run.budgetStop !== null && !run.aborted) {
+    // The hard budget ended the turn before its next request: a budget stop, whatever the result said.
+    run.record({ kind: 'budget', scope: run.budgetStop.scope });
+  } else if (interrupted) {
+    run.record({ kind: 'interrupted' });
   } else if (handoffDue) {
-    result.ok = false;
-    result.error = HANDOFF_DUE;
+    run.record({ kind: 'handoff-due' });
   } else if (run.aborted && !result.ok) {
-    result.error = KILLED;
+    run.record({ kind: 'killed' });
   } else if (stalledFor !== null && !result.ok) {
-    // A stall is a transient error that counts as an attempt and is kept in `errors` (decision 30).
-    result.error = stallError(stalledFor);
-    result.errors.push(result.error);
+    // A stall is a transient error that counts as an attempt and is kept in `errors` (decisions.md D30).
+    run.record({ kind: 'stalled', idleS: stalledFor });
+    if (result.error !== null) result.errors.push(result.error);
   }
-  if (!result.ok && result.error === null) {
-    result.error = result.errors.slice(fresh).at(-1) ?? result.errors.at(-1) ?? 'no result from the agent';
+  if (run.usageLimit === null && !result.ok) {
+    const resetsAt = usageLimitInText(result.error);
+    if (resetsAt !== null) run.usageLimit = { resetsAt, limit: null };
   }
   const joined = texts.join('\n').trim();
   if (joined !== '') result.text = joined;
+  if (result.outcome.kind !== 'unfinished') return result.outcome;
+  // Neither a result nor a throw said why: the attempt's last recorded error is the best reason there is.
+  const fallback = errorOutcome(
+    result.errors.slice(fresh).at(-1) ?? result.errors.at(-1) ?? 'no result from the agent',
+  );
+  run.record(fallback);
+  return fallback;
 }
 
-/** `<subtype>[ <status>]: <detail>` for an error result (rt §14 #2: never leave `error` empty). */
+/** The outcome an SDK result message reports; a spent cap flower set is a budget stop, not an error. */
+function resultOutcome(event: ResultEvent, errors: readonly string[], budget: AttemptBudget): StepOutcome {
+  if (!event.isError) return { kind: 'ok' };
+  if (event.subtype === 'error_max_budget_usd' && budget.kind === 'capped') {
+    return { kind: 'budget', scope: budget.scope };
+  }
+  return errorOutcome(resultError(event, errors));
+}
+
+/** `<subtype>[ <status>]: <detail>` for an error result (decisions.md D302: never leave `error` empty). */
 export function resultError(event: ResultEvent, errors: readonly string[]): string {
-  const raw = (typeof event.raw === 'object' && event.raw !== null ? event.raw : {}) as Record<
-    string,
-    unknown
-  >;
-  const detail =
-    event.errors.length > 0 ? event.errors.join('; ') : (errors.at(-1) ?? stringField(raw['result']));
+  const detail = event.errors.length > 0 ? event.errors.join('; ') : (errors.at(-1) ?? event.errorText ?? '');
   // An API failure ends with subtype "success" plus is_error; its terminal reason names it better.
-  const label =
-    event.subtype === 'success' ? stringField(raw['terminal_reason']) || 'api_error' : event.subtype;
-  const status = typeof raw['api_error_status'] === 'number' ? ` ${raw['api_error_status']}` : '';
+  const label = event.subtype === 'success' ? event.terminalReason || 'api_error' : event.subtype;
+  const apiStatus = event.apiErrorStatus ?? null;
+  const status = apiStatus === null ? '' : ` ${apiStatus}`;
   return detail === '' ? `${label}${status}` : `${label}${status}: ${detail}`;
 }
 
-function emitNear(run: StepRun, deps: AttemptDeps, tokens: number): void {
+function emitNear(run: StepRun, tokens: number): void {
   const policy = run.handoff?.policy;
   if (policy === undefined) return;
   run.emit({
     kind: 'handoff',
     phase: 'near',
-    text: uiText(
-      'ho.near',
-      {
-        ctx: Math.round(tokens / 1000),
-        win: Math.round(policy.window / 1000),
-        at: Math.round(policy.at / 1000),
-      },
-      deps.lang,
-    ),
     at: Date.now() / 1000,
-    step: null,
+    step: run.result.step,
     context: tokens,
     window: policy.window,
     threshold: policy.at,
@@ -279,28 +283,26 @@ function emitTrim(
   if (errors.length === 0 && Object.values(counts).every((value) => value === 0)) return;
   run.emit({
     kind: 'trim',
-    text: trimReport(report, deps.lang),
     at: Date.now() / 1000,
-    step: null,
+    step: run.result.step,
     sessionId,
     report,
   });
 }
 
 // A gateway may serve another model than asked for; a `[1m]` model served as 200K overflowed at ~174K.
-function checkModel(run: StepRun, deps: AttemptDeps, raw: unknown): void {
+function checkModel(run: StepRun, deps: AttemptDeps, served: string | null): void {
   if (run.modelChecked || deps.wantedModel === null) return;
-  const served = (raw as { message?: { model?: unknown } } | null)?.message?.model;
-  if (typeof served !== 'string' || served === '' || served === '<synthetic>') return;
+  if (served === null || served === '' || served === '<synthetic>') return;
   run.modelChecked = true;
   if (served.toLowerCase() === deps.wantedModel.toLowerCase()) return;
   run.emit({
     kind: 'warning',
     code: 'model_mismatch',
-    text: uiText('rt.modelMismatch', { want: deps.wantedModel, served }, deps.lang),
     detail: `want ${deps.wantedModel}, served ${served}`,
+    model: { wanted: deps.wantedModel, served },
     at: Date.now() / 1000,
-    step: null,
+    step: run.result.step,
   });
 }
 
@@ -309,13 +311,4 @@ function streamedMessageId(message: unknown): string | null {
   if (fields.type !== 'assistant') return null;
   const id = fields.message?.id;
   return typeof id === 'string' && id !== '' ? id : null;
-}
-
-function messageId(raw: unknown): unknown {
-  const body = (raw as { message?: { id?: unknown } } | null)?.message;
-  return body?.id ?? raw;
-}
-
-function stringField(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }

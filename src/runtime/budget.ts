@@ -1,9 +1,11 @@
 /**
- * Budgets (rt §11, decision 25): a step cap (`AgentSpec.maxBudgetUsd`) and a run cap (`Runtime`'s
+ * Budgets (docs/runtime.md, decisions.md D25): a step cap (`AgentSpec.maxBudgetUsd`) and a run cap
+ * (`Runtime`'s
  * `budgetUsd`, `-b` on `go`/`run`), both enforced per step across retries, interrupt-resumes and handoffs —
- * not per query, which let the reference multiply a cap by every retry (rt §14 #3). Each attempt gets what
- * is left as the SDK's `maxBudgetUsd` (the child measures it against its own process's spend, so a resumed
- * session's earlier cost does not count twice); nothing left ends the step before a query is paid for.
+ * not per query, which let the reference multiply a cap by every retry (decisions.md D303). Each attempt gets
+ * what is left as the SDK's `maxBudgetUsd` (the child measures it against its own process's spend, so a
+ * resumed session's earlier cost does not count twice); nothing left ends the step before a query is paid
+ * for.
  *
  * @module
  */
@@ -49,4 +51,33 @@ export function attemptBudget(caps: BudgetCaps, spent: BudgetSpent): AttemptBudg
     return { kind: 'exhausted', scope, capUsd, spentUsd: scope === 'step' ? spent.stepUsd : spent.runUsd };
   }
   return { kind: 'capped', capUsd: left, scope };
+}
+
+/** The cap a projection crosses: which, its size, what was spent and what going on would make it. */
+export interface BudgetCrossing {
+  scope: BudgetScope;
+  capUsd: number;
+  spentUsd: number;
+  projectedUsd: number;
+}
+
+/**
+ * The first cap (step, then run) that `spent` plus the next turn's estimate would cross, or null. This is
+ * the hard budget's test (docs/runtime.md): once it is non-null, nothing new may start.
+ */
+export function projectedCrossing(
+  caps: BudgetCaps,
+  spent: BudgetSpent,
+  nextTurnUsd: number,
+): BudgetCrossing | null {
+  const checks: Array<[BudgetScope, number | null, number]> = [
+    ['step', caps.stepCapUsd, spent.stepUsd],
+    ['run', caps.runCapUsd, spent.runUsd],
+  ];
+  for (const [scope, capUsd, spentUsd] of checks) {
+    if (capUsd === null) continue;
+    const projectedUsd = spentUsd + Math.max(0, nextTurnUsd);
+    if (projectedUsd > capUsd) return { scope, capUsd, spentUsd, projectedUsd };
+  }
+  return null;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { FATAL_PATTERNS, STALL_PREFIX, TRANSIENT_PATTERNS, classify } from './classify-error.js';
 
-// Texts as the Claude Code child, the SDK and Node produce them (sdk-feasibility.md §5), one or more per pattern.
+// Texts as the Claude Code child, the SDK and Node produce them (as recorded from the real binary), one or
+// more per pattern.
 const FATAL_TEXTS = [
   'API Error: 400 due to tool use concurrency issues.',
   'API Error: 401 {"type":"error","error":{"type":"authentication_error"}}',

@@ -1,7 +1,7 @@
 /**
  * `classify()`: sorts a step's error text into transient (wait and retry), fatal (stop) or unknown
- * (runtime.md §6, decision 30). The rules are plain patterns over the text the Claude Code child and the
- * SDK produce (sdk-feasibility.md §5), checked case-insensitively.
+ * (docs/resilience.md, decisions.md D30). The rules are plain patterns over the text the Claude Code child
+ * and the SDK produce (recorded from the real binary), checked case-insensitively.
  *
  * @module
  */
@@ -9,7 +9,7 @@ import type { ErrorKind } from '../events/flower-event.js';
 
 export type { ErrorKind } from '../events/flower-event.js';
 
-/** Every stall error begins with this (`stall: no SDK message for <n> s`, decision 30). */
+/** Every stall error begins with this (`stall: no SDK message for <n> s`, decisions.md D30). */
 export const STALL_PREFIX = 'stall:';
 
 /**

@@ -1,7 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { uiText } from '../config/ui-text.js';
-import { ContextWatermark } from './context-watermark.js';
+import { ContextWatermark, type HandoffStop } from './context-watermark.js';
 import { HandoffPolicy } from './handoff-policy.js';
+import { diagnosedOutcome, outcomeError } from './step-outcome.js';
+
+/** The step error a stop is recorded as, in `lang`: where its diagnosis is worded. */
+const diagnosis = (stop: HandoffStop | null, lang: 'en' | 'zh' = 'en'): string | null =>
+  stop === null ? null : outcomeError(diagnosedOutcome({ kind: 'handoff-stopped', stop }), lang);
 
 // 200K window: near at 130K, due at 150K.
 const policy = new HandoffPolicy({ window: 200_000 });
@@ -41,19 +46,17 @@ describe('ContextWatermark', () => {
   test('exempts the writing turn and clears the flag however it ends', async () => {
     const watermark = new ContextWatermark(policy);
     watermark.note(155_000);
-    const seen = await watermark.whileWriting(async () => {
+    const seen = await watermark.whileWriting(() => {
       expect(watermark.writing).toBe(true);
       expect(watermark.due).toBe(false);
-      return [watermark.note(160_000), watermark.note(190_000)];
+      return Promise.resolve([watermark.note(160_000), watermark.note(190_000)]);
     });
     expect(seen).toEqual([null, null]);
     expect(watermark.writing).toBe(false);
     expect(watermark.value).toBe(190_000);
-    await expect(
-      watermark.whileWriting(async () => {
-        throw new Error('turn failed');
-      }),
-    ).rejects.toThrow('turn failed');
+    await expect(watermark.whileWriting(() => Promise.reject(new Error('turn failed')))).rejects.toThrow(
+      'turn failed',
+    );
     expect(watermark.writing).toBe(false);
   });
 
@@ -92,10 +95,16 @@ describe('ContextWatermark', () => {
     expect(stop).toEqual({
       verdict: 'stop',
       reason: 'degraded',
-      text: uiText('ho.stop.degraded', { n: 2, win: '200,000', at: '150,000', room: '50,000' }),
+      count: 2,
+      window: 200_000,
+      threshold: 150_000,
+      room: 50_000,
     });
-    expect(stop?.text).toContain('--window');
-    expect(stop?.text).toContain('headroom');
+    expect(diagnosis(stop)).toBe(
+      uiText('ho.stop.degraded', { n: 2, win: '200,000', at: '150,000', room: '50,000' }),
+    );
+    expect(diagnosis(stop)).toContain('--window');
+    expect(diagnosis(stop)).toContain('headroom');
     expect(watermark.generation).toBe(4);
   });
 
@@ -105,8 +114,10 @@ describe('ContextWatermark', () => {
     expect(watermark.noteHandoff(true)).toBeNull();
     const stop = watermark.noteHandoff(true);
     expect(stop?.reason).toBe('runaway');
-    expect(stop?.text).toBe(uiText('ho.stop.runaway', { n: 3, win: '40,000', at: '10,000', room: '50,000' }));
-    expect(stop?.text).toContain('3 handoffs');
+    expect(diagnosis(stop ?? null)).toBe(
+      uiText('ho.stop.runaway', { n: 3, win: '40,000', at: '10,000', room: '50,000' }),
+    );
+    expect(diagnosis(stop ?? null)).toContain('3 handoffs');
   });
 
   test('lets the default policy make eight handoffs', () => {
@@ -116,9 +127,9 @@ describe('ContextWatermark', () => {
   });
 
   test('writes the diagnosis in the chosen language', () => {
-    const watermark = new ContextWatermark(policy, { lang: 'zh' });
+    const watermark = new ContextWatermark(policy);
     watermark.noteHandoff(true);
-    expect(watermark.noteHandoff(true)?.text).toBe(
+    expect(diagnosis(watermark.noteHandoff(true), 'zh')).toBe(
       uiText('ho.stop.degraded', { n: 2, win: '200,000', at: '150,000', room: '50,000' }, 'zh'),
     );
   });

@@ -1,15 +1,14 @@
 /**
  * `ContextWatermark`: the handoff bookkeeping of one step, fed by the runtime's attempt loop
- * (roles-and-mechanisms.md §4.2–4.3, runtime.md §3.2–3.4). It holds the highest main-thread context of the
+ * (docs/handoff.md, docs/runtime.md). It holds the highest main-thread context of the
  * current generation, says when a handoff is near or due, exempts the writing turn, and counts handoffs and
  * consecutive degraded ones to stop a step that can no longer hand off usefully.
  *
  * Create one per `run()` call: the counters belong to one step (the reference kept the degraded streak on
- * the instance, across steps — runtime.md §14.21).
+ * the instance, across steps — decisions.md D321).
  *
  * @module
  */
-import { uiText, type Lang } from '../config/ui-text.js';
 import type { HandoffPolicy } from './handoff-policy.js';
 
 /** What one context reading means: the one "near" notice of a generation, a due handoff, or nothing. */
@@ -18,11 +17,18 @@ export type WatermarkSignal = 'near' | 'due';
 /** Two degraded handoffs in a row, or the runaway brake (more handoffs than `maxGenerations`). */
 export type HandoffStopReason = 'degraded' | 'runaway';
 
-/** The step must stop instead of starting a successor; `text` is the one-line diagnosis for the human. */
+/**
+ * The step must stop instead of starting a successor, with the figures of its diagnosis: `count` handoffs
+ * (in all for `runaway`, degraded in a row for `degraded`) under the policy's `window`, `threshold` and
+ * `room`. The line for the human is written from them where the step's error is recorded.
+ */
 export interface HandoffStop {
   verdict: 'stop';
   reason: HandoffStopReason;
-  text: string;
+  count: number;
+  window: number;
+  threshold: number;
+  room: number;
 }
 
 /** How many degraded handoffs in a row stop a step: the second one shows there is no room to write one. */
@@ -39,15 +45,13 @@ export class ContextWatermark {
    * {@link ContextWatermark.whileWriting}, which clears the flag in `finally`.
    */
   writing = false;
-  readonly #lang: Lang;
   #value = 0;
   #warned = false;
   #generation = 0;
   #degradedInARow = 0;
 
-  constructor(policy: HandoffPolicy, options: { lang?: Lang } = {}) {
+  constructor(policy: HandoffPolicy) {
     this.policy = policy;
-    this.#lang = options.lang ?? 'en';
   }
 
   /** The highest main-thread context seen in this generation (0 after {@link ContextWatermark.reset}). */
@@ -121,27 +125,15 @@ export class ContextWatermark {
   noteHandoff(degraded: boolean): HandoffStop | null {
     this.#generation += 1;
     this.#degradedInARow = degraded ? this.#degradedInARow + 1 : 0;
-    const { window, at, room, maxGenerations } = this.policy;
-    const numbers = { win: tokens(window), at: tokens(at), room: tokens(room) };
+    const { window, at: threshold, room, maxGenerations } = this.policy;
+    const figures = { window, threshold, room };
     if (this.#generation >= maxGenerations) {
-      return {
-        verdict: 'stop',
-        reason: 'runaway',
-        text: uiText('ho.stop.runaway', { ...numbers, n: this.#generation }, this.#lang),
-      };
+      return { verdict: 'stop', reason: 'runaway', count: this.#generation, ...figures };
     }
     if (this.#degradedInARow >= DEGRADED_LIMIT) {
-      return {
-        verdict: 'stop',
-        reason: 'degraded',
-        text: uiText('ho.stop.degraded', { ...numbers, n: this.#degradedInARow }, this.#lang),
-      };
+      return { verdict: 'stop', reason: 'degraded', count: this.#degradedInARow, ...figures };
     }
     this.reset();
     return null;
   }
-}
-
-function tokens(count: number): string {
-  return count.toLocaleString('en-US');
 }

@@ -1,5 +1,5 @@
 /**
- * `defaultWindow`: the context window the handoff threshold is computed from (roles-and-mechanisms.md §4.1).
+ * `defaultWindow`: the context window the handoff threshold is computed from (docs/handoff.md).
  * Priority: an explicit value (`--window`) → `FLOWER_WINDOW` → the learned value in `CFG/.windows` → a guess
  * from the model name. Guessing high is safe: a real overflow is caught, handed off in degraded form and
  * learned, so the next run uses the measured size.

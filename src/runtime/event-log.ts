@@ -1,7 +1,7 @@
 /**
- * The run's event log, `<runDir>/events.jsonl` (api.md §4.1, ecosystem.md §7): every event of a run, appended
- * as it happens, so another process can see what a run in progress is doing — `flower ask` in a second
- * terminal reads its tail and hands it to the oracle.
+ * The run's event log, `<runDir>/events.jsonl` (docs/continuity.md, docs/events.md): every event of a run,
+ * appended as it happens, so another process can see what a run in progress is doing — `flower ask` in a
+ * second terminal reads its tail and hands it to the oracle.
  *
  * Format (version 1): UTF-8, append-only, one JSON object per line, each written with a single
  * synchronous `appendFileSync` so a crash loses at most the line being written.
@@ -27,6 +27,8 @@
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
+import { errorMessage } from '../internal/error-text.js';
+import { isRecord } from '../internal/is-record.js';
 
 /** The event log's file name inside the run directory. */
 export const EVENT_LOG_FILE = 'events.jsonl';
@@ -66,10 +68,6 @@ export interface EventLogStatus {
 /** `<runDir>/events.jsonl`. */
 export function eventLogPath(runDir: string): string {
   return join(runDir, EVENT_LOG_FILE);
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -138,16 +136,12 @@ export class EventLog {
   }
 
   #record(error: unknown): void {
-    if (this.errors.length < MAX_ERRORS) this.errors.push(`event log: ${errorText(error)}`);
+    if (this.errors.length < MAX_ERRORS) this.errors.push(`event log: ${errorMessage(error)}`);
   }
 }
 
 /** One parsed line: an event, or a marker. */
 type LogLine = { event: LoggedEvent } | { marker: 'open' | 'close'; pid: number | null; at: number | null };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function parseLine(line: string): LogLine | null {
   let value: unknown;

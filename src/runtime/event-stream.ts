@@ -6,10 +6,10 @@
  */
 import type { FlowerEvent } from '../events/flower-event.js';
 
-/** The pushing side and the iterable side of one stream. */
+/** The pushing side and the iterable side of one stream. `push` and `end` need no `this`: pass them as sinks. */
 export interface EventStream {
-  push(event: FlowerEvent): void;
-  end(): void;
+  push: (event: FlowerEvent) => void;
+  end: () => void;
   events: AsyncIterable<FlowerEvent>;
 }
 

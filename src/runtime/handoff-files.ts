@@ -1,9 +1,9 @@
 /**
- * The handoff document on disk (roles-and-mechanisms.md §4.3, api.md §4.2, decisions 1 and 23):
+ * The handoff document on disk (docs/handoff.md, decisions.md D1 and D23):
  * `notes/handoff-<step>.md` in the workbench, one live document per step (the base name, so a chain of
  * reruns keeps one file), older generations moved to `notes/archive/handoff/<step>-<YYYYmmdd-HHMMSS>[-n].md`.
  * Nothing is overwritten or deleted: the reference's one-second archive names let two handoffs in the same
- * second erase each other (runtime.md §14.15), so a taken name gets `-1`, `-2`…
+ * second erase each other (decisions.md D315), so a taken name gets `-1`, `-2`…
  *
  * The SHA-256 of what was written is returned so the runtime can record it in lineage; when a human edits
  * the document before the successor resumes, {@link handoffEdited} notices and the edited version prevails.
@@ -33,7 +33,7 @@ export const HANDOFF_ARCHIVE = join('archive', 'handoff');
 export interface SavedHandoff {
   /** Absolute path of `notes/handoff-<safe>.md`. */
   path: string;
-  /** SHA-256 (hex) of the bytes written, for lineage (decision 23). */
+  /** SHA-256 (hex) of the bytes written, for lineage (decisions.md D23). */
   sha256: string;
   /** Where the previous documents of this step were moved (empty when there were none). */
   archived: string[];
@@ -142,7 +142,7 @@ export function loadHandoff(notesDir: string, step: string): LoadedHandoff | nul
 
 /**
  * True when the document at `path` no longer has the hash recorded when flower wrote it: a human edited it,
- * and the successor must re-read it (decision 23). A missing file is not an edit (there is nothing to
+ * and the successor must re-read it (decisions.md D23). A missing file is not an edit (there is nothing to
  * re-read); an unreadable one is treated as unchanged for the same reason.
  */
 export function handoffEdited(path: string, sha256: string): boolean {

@@ -1,6 +1,6 @@
 /**
  * `HandoffPolicy`: when a session has used so much of its context window that it must write a handoff
- * document and pass the work to a new session (roles-and-mechanisms.md §4.1, runtime.md §1.3). flower hands
+ * document and pass the work to a new session (docs/handoff.md). flower hands
  * off instead of letting the CLI auto-compact, so every context drop has one known cause and the successor
  * starts from a document the old session wrote while it still had everything in view.
  *

@@ -1,5 +1,5 @@
 /**
- * The handoff itself (roles-and-mechanisms.md §4.3, runtime.md §3.4): when a step's main-thread context
+ * The handoff itself (docs/handoff.md): when a step's main-thread context
  * reaches the threshold, or its request overflowed, the current session writes a handoff document — only it
  * has the context — and a new session takes over with that document instead of a compacted history. A
  * document missing a required section, a failed writing turn or an overflow gives the mechanical degraded
@@ -7,16 +7,16 @@
  *
  * @module
  */
-import { uiText } from '../config/ui-text.js';
 import { HandoffDocument } from '../roles/handoff-document.js';
 import { handoffPrompt, successorPrompt } from '../roles/handoff-prompt.js';
 import type { Workbench } from '../workbench/workbench.js';
 import { runAttempt, type AttemptDeps, type AttemptPlan } from './attempt.js';
 import { saveHandoff } from './handoff-files.js';
+import { diagnosedOutcome, errorOutcome, type ErrorOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
 
-/** What the attempt loop does after a handoff: start the successor with `plan`, or stop with `error`. */
-export type HandoffOutcome = { kind: 'successor'; prompt: string } | { kind: 'stop'; error: string };
+/** What the attempt loop does after a handoff: start the successor with `prompt`, or stop with `outcome`. */
+export type HandoffOutcome = { kind: 'successor'; prompt: string } | { kind: 'stop'; outcome: ErrorOutcome };
 
 /** What a handoff needs besides one attempt's dependencies. */
 export interface HandoffDeps extends AttemptDeps {
@@ -35,23 +35,24 @@ export async function handOff(
 ): Promise<HandoffOutcome> {
   const watermark = run.handoff;
   const { result } = run;
-  if (watermark === null) return { kind: 'stop', error: options.forced ?? 'handoff without a policy' };
+  if (watermark === null) {
+    return { kind: 'stop', outcome: errorOutcome(options.forced ?? 'handoff without a policy') };
+  }
   const { window, at } = watermark.policy;
   const used = watermark.value;
   const retiring = result.sessionId;
   // An overflow has no writing turn: no "writing a handoff" line either.
-  if (options.forced === null)
-    emitHandoff(run, {
+  if (options.forced === null) {
+    run.emit({
+      kind: 'handoff',
       phase: 'writing',
-      text: uiText(
-        'ho.writing',
-        { ctx: (used / 1000).toFixed(1), win: Math.round(window / 1000) },
-        deps.lang,
-      ),
+      at: Date.now() / 1000,
+      step: run.result.step,
       context: used,
       window,
       threshold: at,
     });
+  }
 
   let why = options.forced;
   let document: HandoffDocument | null = null;
@@ -112,7 +113,7 @@ export async function handOff(
     },
   });
   const stop = watermark.noteHandoff(document.degraded);
-  if (stop !== null) return { kind: 'stop', error: stop.text };
+  if (stop !== null) return { kind: 'stop', outcome: diagnosedOutcome({ kind: 'handoff-stopped', stop }) };
   return {
     kind: 'successor',
     prompt: successorPrompt(document, {
@@ -124,11 +125,11 @@ export async function handOff(
   };
 }
 
-/** Emits a `handoff` event (`near` and `writing` carry their line; the renderer formats `done`). */
+/** Emits the `done` handoff event: its text stays empty, the renderer formats the sections. */
 export function emitHandoff(
   run: StepRun,
   fields: {
-    phase: 'near' | 'writing' | 'done';
+    phase: 'done';
     text: string;
     context: number;
     window: number;
@@ -138,5 +139,5 @@ export function emitHandoff(
     sections?: { doing: string; decided: string; deadends: string; next: string };
   },
 ): void {
-  run.emit({ kind: 'handoff', at: Date.now() / 1000, step: null, ...fields });
+  run.emit({ kind: 'handoff', at: Date.now() / 1000, step: run.result.step, ...fields });
 }

@@ -7,6 +7,7 @@ import { agentSpec } from '../agent/agent-spec.js';
 import type { FlowerEvent, HandoffEvent } from '../events/flower-event.js';
 import { ScriptedBackend, type ScriptedStep } from '../testing/scripted-backend.js';
 import { scriptedTurn } from '../testing/scripted-turn.js';
+import { sdkAssistantText, sdkErrorResult } from '../testing/sdk-messages.js';
 import { Workbench } from '../workbench/workbench.js';
 import { HandoffPolicy } from './handoff-policy.js';
 import { readManifest } from './manifest.js';
@@ -55,6 +56,11 @@ const DOCUMENT = [
   '## Scene',
   'src/lexer.ts, src/parser.ts',
 ].join('\n');
+
+/** The error result of `scriptedTurn`'s failed turn, with `error` as its one error line. */
+function failedResult(sessionId: string, error: string): AgentMessage {
+  return sdkErrorResult([error], { sessionId, subtype: 'error_max_turns', costUsd: 0.01 });
+}
 
 describe('Runtime handoff', () => {
   test('at the threshold the session writes a handoff and a new session takes over with it', async () => {
@@ -148,7 +154,7 @@ describe('Runtime handoff', () => {
 
   test('"prompt is too long" before the session said anything is an input error: no handoff, no retry', async () => {
     const refused = scriptedTurn('s1', 'Prompt is too long', { fail: true }).map((message) =>
-      message.type === 'result' ? ({ ...message, errors: ['Prompt is too long'] } as AgentMessage) : message,
+      message.type === 'result' ? failedResult('s1', 'Prompt is too long') : message,
     );
     const { runtime, backend } = runtimeOn([refused, scriptedTurn('s2', 'never reached')]);
     const phases: string[] = [];
@@ -168,14 +174,15 @@ describe('Runtime handoff', () => {
     // The session had spoken (150K of context) before the overflow: a first message refused as too long is
     // an input error instead, with nothing to hand over.
     const overflow = scriptedTurn('s1', 'Prompt is too long', { fail: true }).map((message) => {
-      if (message.type === 'result')
-        return { ...message, errors: ['prompt is too long: 210000 tokens > 200000 maximum'] } as AgentMessage;
+      if (message.type === 'result') {
+        return failedResult('s1', 'prompt is too long: 210000 tokens > 200000 maximum');
+      }
       if (message.type !== 'assistant') return message;
-      const spoke = message as unknown as { message: Record<string, unknown> };
-      return {
-        ...spoke,
-        message: { ...spoke.message, usage: { input_tokens: 150_000 } },
-      } as unknown as AgentMessage;
+      return sdkAssistantText('Prompt is too long', {
+        sessionId: 's1',
+        id: message.message.id,
+        inputTokens: 150_000,
+      });
     });
     const { runtime, backend } = runtimeOn([overflow, scriptedTurn('s2', 'Recovered.')]);
     const phases: string[] = [];

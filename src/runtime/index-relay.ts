@@ -1,5 +1,5 @@
 /**
- * How the workbench index reaches a session (decision 20, roles-and-mechanisms.md §7.4): it goes into the
+ * How the workbench index reaches a session (decisions.md D20, docs/workbench.md): it goes into the
  * first user message of every new session rather than the system prompt, because it changes with every
  * file written and would break the cached prefix (the reference's HT001 ran on 96.1% cache hits). A resume
  * prompt (interrupt, retry, wake) carries it again only when it changed since it was last sent to that

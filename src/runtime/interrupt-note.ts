@@ -1,8 +1,8 @@
 /**
- * What the model is told when a human interrupt resumes its session (rt §3.2 step 4, decision 12). The
+ * What the model is told when a human interrupt resumes its session (docs/runtime.md, decisions.md D12). The
  * note is there because an interrupt makes in-flight tool calls come back "interrupted"; without it the
- * model spent two rounds chasing an imaginary environment fault and adopted a defensive rule (HT002,
- * reference issue #9).
+ * model spent two rounds chasing an imaginary environment fault and adopted a defensive rule (the
+ * reference's HT002 run).
  *
  * @module
  */

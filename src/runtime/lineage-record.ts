@@ -1,11 +1,14 @@
 /**
- * The content of `lineage.json` (api.md §4.3): reading a record written by flower or by the Python flower,
- * and writing it back in the same shape. Kept apart from {@link Lineage}'s locking and matching logic.
+ * The content of `lineage.json` (docs/continuity.md): reading a record written by flower or by the Python
+ * flower, and writing it back in the same shape. Kept apart from {@link Lineage}'s locking and matching
+ * logic.
  *
  * @module
  */
 
-/** The hash recorded when a handoff document was written (decision 23). */
+import { isRecord } from '../internal/is-record.js';
+
+/** The hash recorded when a handoff document was written (decisions.md D23). */
 export interface HandoffHash {
   path: string;
   sha256: string;
@@ -28,7 +31,7 @@ export interface LineageRecord {
   extra: Record<string, unknown>;
 }
 
-/** The Python flower's Chinese step names and the English names they are read as (decision 1). */
+/** The Python flower's Chinese step names and the English names they are read as (decisions.md D1). */
 export const STEP_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   确认需求: 'clarify',
   设定目标: 'goal',
@@ -44,11 +47,6 @@ const KNOWN_KEYS = new Set([
   'steps',
   'handoffs',
 ]);
-
-/** True for a JSON object (the only shape `lineage.json` may have). */
-export function isRecordObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A record with no identity, no steps and no wakes. */
 export function emptyRecord(): LineageRecord {
@@ -115,7 +113,7 @@ export function englishStep(step: string): string {
 
 function readSteps(value: unknown): Record<string, string> {
   const steps: Record<string, string> = {};
-  if (!isRecordObject(value)) return steps;
+  if (!isRecord(value)) return steps;
   for (const [step, sessionId] of englishFirst(value)) {
     const name = englishStep(step);
     const id = nonEmptyString(sessionId);
@@ -126,9 +124,9 @@ function readSteps(value: unknown): Record<string, string> {
 
 function readHandoffs(value: unknown): Record<string, HandoffHash> {
   const handoffs: Record<string, HandoffHash> = {};
-  if (!isRecordObject(value)) return handoffs;
+  if (!isRecord(value)) return handoffs;
   for (const [step, hash] of englishFirst(value)) {
-    if (!isRecordObject(hash)) continue;
+    if (!isRecord(hash)) continue;
     const path = nonEmptyString(hash['path']);
     const sha256 = nonEmptyString(hash['sha256']);
     const name = englishStep(step);

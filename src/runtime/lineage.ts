@@ -1,8 +1,8 @@
 /**
- * `Lineage`: which session each step of a run last used, in `<runDir>/lineage.json` (runtime.md §7.1,
- * decisions 5, 9, 23). It is what lets a second `flower` in the same workspace resume instead of starting
- * over, so it is written the moment a session id is known, merged under a lock (parallel processes each
- * change only their own key), and survives a workspace that moved together with its run directory.
+ * `Lineage`: which session each step of a run last used, in `<runDir>/lineage.json` (docs/continuity.md,
+ * decisions.md D5, D9, D23). It is what lets a second `flower` in the same workspace resume instead of
+ * starting over, so it is written the moment a session id is known, merged under a lock (parallel processes
+ * each change only their own key), and survives a workspace that moved together with its run directory.
  *
  * @module
  */
@@ -12,12 +12,12 @@ import { join, relative, resolve, sep } from 'node:path';
 import { projectKey as projectKeyOf } from '../agent/project-key.js';
 import { uiText, type CatalogKey, type Lang } from '../config/ui-text.js';
 import type { WarningCode } from '../events/flower-event.js';
+import { isRecord } from '../internal/is-record.js';
 import { LockedJsonFile, moveAside } from '../internal/locked-json-file.js';
 import { claimArchiveFolder, moveIntoFolder } from './archive-folder.js';
 import {
   copyRecord,
   emptyRecord,
-  isRecordObject,
   readRecord,
   usableStep,
   writeRecord,
@@ -236,7 +236,7 @@ export class Lineage {
     return this.woke;
   }
 
-  /** Records the hash of the handoff document just written for `step` (decision 23). */
+  /** Records the hash of the handoff document just written for `step` (decisions.md D23). */
   recordHandoff(step: string, path: string, sha256: string): void {
     if (!usableStep(step) || path === '' || sha256 === '') return;
     this.#change((record) => {
@@ -289,13 +289,13 @@ export class Lineage {
         });
       }
     } catch {
-      // Losing one record must not stop the run (runtime.md §7.1); the in-memory state is still current.
+      // Losing one record must not stop the run (docs/continuity.md); the in-memory state is still current.
     }
   }
 
   /** What to merge into: the file's lineage when it is this one, else this instance's state before the change. */
   #baseFor(current: unknown, before: LineageRecord): LineageRecord {
-    if (isRecordObject(current)) {
+    if (isRecord(current)) {
       const disk = readRecord(current);
       const same =
         (disk.lineageId !== null && disk.lineageId === before.lineageId) ||
@@ -315,10 +315,10 @@ export class Lineage {
 }
 
 function lineageFile(path: string): LockedJsonFile {
-  return new LockedJsonFile(path, { accepts: isRecordObject });
+  return new LockedJsonFile(path, { accepts: isRecord });
 }
 
-/** The resolved workspace, its path from the run directory and its project key (decision 19). */
+/** The resolved workspace, its path from the run directory and its project key (decisions.md D19). */
 function locate(runDir: string, workspace: string): Here {
   const workspacePath = realOrResolved(workspace);
   const rel = relative(realOrResolved(runDir), workspacePath).split(sep).join('/');
@@ -339,7 +339,7 @@ function realOrResolved(path: string): string {
 }
 
 function matchRecord(value: unknown, here: Here): Match {
-  if (!isRecordObject(value)) return { kind: 'missing' };
+  if (!isRecord(value)) return { kind: 'missing' };
   const record = readRecord(value);
   if (record.workspace === here.workspace) return { kind: 'same', record };
   if (record.workspaceRel !== null && record.workspaceRel === here.workspaceRel) {

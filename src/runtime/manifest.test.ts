@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { manifestRow, readManifest, writeManifest } from './manifest.js';
+import { manifestRow, markVerdictStale, readManifest, staleVerdict, writeManifest } from './manifest.js';
 import { newStepResult, type StepResult } from './step-result.js';
 
 let runDir: string;
@@ -104,5 +104,51 @@ describe('readManifest', () => {
     expect(readManifest(runDir)).toEqual([]);
     writeFileSync(join(runDir, 'manifest.json'), '{}');
     expect(readManifest(runDir)).toEqual([]);
+  });
+});
+
+describe('markVerdictStale', () => {
+  const record = (result: string): NonNullable<StepResult['checks']> => ({
+    judge: 'ACHIEVED',
+    result,
+    reason: '',
+    host: { os: 'linux', arch: 'x64', release: '6' },
+    tree: 't',
+    base: 'b',
+    items: [],
+    verified: 1,
+    total: 1,
+    summary: '1 of 1 item verified here',
+  });
+
+  test('marks the last ACHIEVED verdict of the step, keeps the other rows, and a passing verify clears it', () => {
+    writeManifest(runDir, 'run-a', [
+      finished('work'),
+      finished('work/verdict#1', { checks: record('NOT_YET') }),
+      finished('work#round2'),
+      finished('work/verdict#2', { checks: record('ACHIEVED') }),
+      finished('bequest'),
+    ]);
+    expect(markVerdictStale(runDir, 'work', { at: 5, failed: ['a'] })).toBe(true);
+    const rows = readManifest(runDir);
+    expect(rows.map((row) => row.checks?.stale ?? null)).toEqual([
+      null,
+      null,
+      null,
+      { at: 5, failed: ['a'] },
+      null,
+    ]);
+    expect(staleVerdict(runDir, 'work')?.stale.failed).toEqual(['a']);
+    expect(markVerdictStale(runDir, 'work', null)).toBe(true);
+    expect(staleVerdict(runDir, 'work')).toBe(null);
+    expect(readManifest(runDir)).toHaveLength(5);
+  });
+
+  test('a NOT_YET verdict, a row without a check record, or no manifest is left alone', () => {
+    expect(markVerdictStale(runDir, 'work', { at: 5, failed: ['a'] })).toBe(false);
+    writeManifest(runDir, 'run-a', [finished('work/verdict#1', { checks: record('NOT_YET') })]);
+    expect(markVerdictStale(runDir, 'work', { at: 5, failed: ['a'] })).toBe(false);
+    writeManifest(runDir, 'run-b', [finished('work/verdict#1')]);
+    expect(markVerdictStale(runDir, 'work', { at: 5, failed: ['a'] })).toBe(false);
   });
 });

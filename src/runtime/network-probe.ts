@@ -1,7 +1,7 @@
 /**
- * The free network probe (runtime.md §6): is the Messages API endpoint reachable at all? A DNS lookup and a
- * TCP connect to the host and port of `ANTHROPIC_BASE_URL`, closed at once — no HTTP, no credentials, no
- * cost. A paid probe every 15 s while offline would itself be a fault, and a gateway must be probed
+ * The free network probe (docs/resilience.md): is the Messages API endpoint reachable at all? A DNS lookup
+ * and a TCP connect to the host and port of `ANTHROPIC_BASE_URL`, closed at once — no HTTP, no credentials,
+ * no cost. A paid probe every 15 s while offline would itself be a fault, and a gateway must be probed
  * itself, not api.anthropic.com behind it.
  *
  * @module

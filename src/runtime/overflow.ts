@@ -1,6 +1,6 @@
 /**
  * `isOverflow`: does an error say the conversation no longer fits the model's context window
- * (roles-and-mechanisms.md §4.2)? An overflow is not retried like a network fault: the runtime goes straight
+ * (docs/handoff.md)? An overflow is not retried like a network fault: the runtime goes straight
  * to a degraded handoff and records the context size in the window calibration (`rememberOverflow`).
  *
  * @module

@@ -1,10 +1,13 @@
 /**
- * The knobs of flower's resilience layer (runtime.md §6, decisions 6, 22, 30). flower owns retries and the
- * stall watchdog, so the Claude Code child gets only a small retry count and a finite request timeout.
+ * The knobs of flower's resilience layer (docs/resilience.md, decisions.md D6, D22, D30). flower owns retries
+ * and the stall watchdog, so the Claude Code child gets only a small retry count and a finite request
+ * timeout.
  *
  * @module
  */
+import { DEFAULT_CHILD_REQUEST_LIMITS } from '../agent/build-options.js';
 import { FlowerError } from '../errors.js';
+import { valueText } from '../internal/value-text.js';
 
 /** Every resilience setting, with the defaults in {@link DEFAULT_RESILIENCE_SETTINGS}. */
 export interface ResilienceSettings {
@@ -14,7 +17,9 @@ export interface ResilienceSettings {
   maxAttempts: number;
   /** Seconds before the first retry; doubled per attempt, ±25 % jitter (about 4, 8, 16, 32, 64 s). */
   baseDelay: number;
-  /** Cap of one backoff wait in seconds; with the defaults it binds only from attempt 6 (decision 22). */
+  /**
+   * Cap of one backoff wait in seconds; with the defaults it binds only from attempt 6 (decisions.md D22).
+   */
   maxDelay: number;
   /** Seconds for one reachability probe (DNS + TCP connect, no HTTP, no cost). */
   probeTimeout: number;
@@ -31,7 +36,9 @@ export interface ResilienceSettings {
   retryUnknown: boolean;
   /** Prompt for resuming a session cut off by an error; deliberately carries no error detail. */
   resumePrompt: string;
-  /** No SDK message for this many seconds while no tool or subagent runs → abort and retry (decision 6). */
+  /**
+   * No SDK message for this many seconds while no tool or subagent runs → abort and retry (decisions.md D6).
+   */
   stallTimeoutS: number;
   /** The child's own `CLAUDE_CODE_MAX_RETRIES`: small, because flower does the waiting. */
   cliMaxRetries: number;
@@ -39,7 +46,7 @@ export interface ResilienceSettings {
   apiTimeoutMs: number;
 }
 
-/** The defaults (runtime.md §13, api.md §6 item 42). */
+/** The defaults (docs/resilience.md). */
 export const DEFAULT_RESILIENCE_SETTINGS: Readonly<ResilienceSettings> = Object.freeze({
   enabled: true,
   maxAttempts: 6,
@@ -54,8 +61,8 @@ export const DEFAULT_RESILIENCE_SETTINGS: Readonly<ResilienceSettings> = Object.
     'You were cut off mid-way. Check what is already on disk (and in the workbench, if there is one), ' +
     'then continue from where you stopped; do not start over.',
   stallTimeoutS: 120,
-  cliMaxRetries: 2,
-  apiTimeoutMs: 300_000,
+  cliMaxRetries: DEFAULT_CHILD_REQUEST_LIMITS.cliMaxRetries,
+  apiTimeoutMs: DEFAULT_CHILD_REQUEST_LIMITS.apiTimeoutMs,
 });
 
 type Rule = readonly [test: (value: unknown) => boolean, wanted: string];
@@ -101,7 +108,7 @@ export function resilienceSettings(overrides: Partial<ResilienceSettings> = {}):
     if (!test(value)) {
       throw new FlowerError(
         'CONFIG_INVALID',
-        `Resilience setting ${key} must be ${wanted}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}.`,
+        `Resilience setting ${key} must be ${wanted}, got ${typeof value === 'string' || typeof value === 'object' ? JSON.stringify(value) : valueText(value)}.`,
       );
     }
     (settings as unknown as Record<string, unknown>)[key] = value;

@@ -60,7 +60,7 @@ async function listenOn(port: number): Promise<void> {
 }
 
 describe('Resilience', () => {
-  test('has the defaults of runtime.md §13 and api.md', () => {
+  test('has the defaults docs/resilience.md lists', () => {
     const resilience = new Resilience();
     expect({ ...resilience }).toEqual({ ...DEFAULT_RESILIENCE_SETTINGS });
     expect(resilience).toMatchObject({
@@ -108,7 +108,7 @@ describe('Resilience', () => {
   ])('rejects %s = %j with one line naming the setting', (key, value) => {
     let caught: unknown;
     try {
-      new Resilience({ [key]: value } as Partial<ResilienceSettings>);
+      new Resilience({ [key]: value });
     } catch (error) {
       caught = error;
     }
@@ -183,7 +183,7 @@ describe('Resilience', () => {
       expect(resilience.shouldRetry('transient')).toBe(true);
     });
 
-    test('retries a stall (decision 30)', () => {
+    test('retries a stall (decisions.md D30)', () => {
       expect(
         new Resilience({ retryUnknown: false }).shouldRetry(classify('stall: no SDK message for 120 s')),
       ).toBe(true);

@@ -1,16 +1,17 @@
 /**
- * `Resilience`: how flower waits out faults instead of failing a ten-hour run (runtime.md §6, decisions 6,
- * 22). It answers three questions for the runtime's retry loop: retry this kind of error? how long to back
- * off before attempt N? is the API endpoint reachable — and if not, wait (probing for free) until it is or
- * until the offline limit. The retry itself resumes the same session with {@link Resilience.resumePrompt},
- * which deliberately carries no error detail: the model should continue the work, not debug the outage.
+ * `Resilience`: how flower waits out faults instead of failing a ten-hour run (docs/resilience.md,
+ * decisions.md D6, 22). It answers three questions for the runtime's retry loop: retry this kind of error?
+ * how long to back off before attempt N? is the API endpoint reachable — and if not, wait (probing for free)
+ * until it is or until the offline limit. The retry itself resumes the same session with {@link
+ * Resilience.resumePrompt}, which deliberately carries no error detail: the model should continue the work,
+ * not debug the outage.
  *
  * @module
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Env } from '../config/process-environment.js';
+import { formatElapsed } from '../config/format-elapsed.js';
 import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
-import { formatElapsed } from '../render/format-numbers.js';
 import type { ErrorKind } from './classify-error.js';
 import { endpoint, reachable } from './network-probe.js';
 import { resilienceSettings, type ResilienceSettings } from './resilience-settings.js';
@@ -140,7 +141,7 @@ export class Resilience implements ResilienceSettings {
    * Seconds to back off before retrying after failed attempt `attempt` (1-based):
    * `min(baseDelay · 2^(attempt−1), maxDelay)` times a jitter factor in [0.75, 1.25), so a fleet of
    * clients does not reconnect in step. At the defaults: about 4, 8, 16, 32 and 64 s; the cap binds only
-   * from attempt 6, which six attempts never reach (decision 22).
+   * from attempt 6, which six attempts never reach (decisions.md D22).
    */
   delayFor(attempt: number): number {
     const exponent = Math.max(1, Math.floor(Number.isFinite(attempt) ? attempt : 1)) - 1;
@@ -231,6 +232,11 @@ export class Resilience implements ResilienceSettings {
       check(pause);
       if (!(await clock.sleep(pause, signal))) return false;
     }
+  }
+
+  /** Epoch seconds on this instance's clock. */
+  now(): number {
+    return this.#clock.now();
   }
 
   /** Waits `seconds` on this instance's clock (the backoff between attempts); `false` when `signal` aborts. */

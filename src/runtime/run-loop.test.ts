@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { sdk, SdkLikeBackend, type LikeStep } from '../../test/support/sdk-like-backend.js';
 import { agentSpec } from '../agent/agent-spec.js';
+import { humanDuration, uiText } from '../config/ui-text.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { readManifest } from './manifest.js';
 import { Resilience } from './resilience.js';
@@ -35,9 +36,9 @@ function resilience(probe: boolean[] = [true], settings: Partial<ResilienceSetti
     { baseDelay: 0.001, probeInterval: 0.001, probeTimeout: 0.01, maxOfflineWait: 1, ...settings },
     {
       env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' },
-      probe: async () => {
+      probe: () => {
         probes.push(Date.now());
-        return answers.length > 1 ? (answers.shift() as boolean) : (answers[0] ?? true);
+        return Promise.resolve(answers.length > 1 ? (answers.shift() as boolean) : (answers[0] ?? true));
       },
     },
   );
@@ -52,6 +53,8 @@ function setUp(
     budgetUsd?: number;
     /** The API answered earlier in this process (a run that had been working). */
     reached?: boolean;
+    /** The runtime's language (English by default). */
+    lang?: 'en' | 'zh';
   } = {},
 ) {
   const backend = new SdkLikeBackend(steps);
@@ -59,7 +62,7 @@ function setUp(
   if (options.reached === true) instance.markReached();
   const runtime = new Runtime({
     workspace: join(dir, 'ws'),
-    config,
+    config: options.lang === undefined ? config : { ...config, lang: options.lang },
     backend,
     resilience: instance,
     ...(options.budgetUsd === undefined ? {} : { budgetUsd: options.budgetUsd }),
@@ -162,6 +165,24 @@ describe('Runtime attempt loop', () => {
     expect(backend.remaining).toBe(0);
   });
 
+  test('rescue() while a retry waits writes the failure being retried, then the step ends killed', async () => {
+    const { backend, runtime, run } = setUp([[sdk.init(), ...sdk.apiFailure(REFUSED)], ok()]);
+    let rowsAtRescue: ReturnType<typeof readManifest> = [];
+    const step = await run('do it', {
+      onEvent: (event) => {
+        if (event.kind !== 'retry') return;
+        runtime.rescue();
+        rowsAtRescue = readManifest(runtime.runDir);
+      },
+    });
+    // The process dies right after a rescue: its row must say what went wrong, not only that it was killed.
+    expect(rowsAtRescue).toEqual([
+      expect.objectContaining({ ok: false, error: expect.stringContaining('ECONNREFUSED') as unknown }),
+    ]);
+    expect(step).toMatchObject({ ok: false, error: 'killed-by-signal', outcome: { kind: 'killed' } });
+    expect(backend.remaining).toBe(1);
+  });
+
   test('gives up after maxAttempts and keeps the last error', async () => {
     const failing = (): LikeStep => [sdk.init(), ...sdk.apiFailure(REFUSED)];
     const { run } = setUp([failing(), failing(), failing()], { settings: { maxAttempts: 3 } });
@@ -203,6 +224,34 @@ describe('Runtime attempt loop', () => {
     expect(step.ok).toBe(false);
     expect(step.error).toMatch(/ECONNREFUSED\) \| network not back within 0 s$/);
     expect(backend.remaining).toBe(1);
+  });
+
+  test('a runtime in Chinese words its retry and wait lines and the stored error in Chinese', async () => {
+    const { events, runtime, run } = setUp([[sdk.init(), ...sdk.apiFailure(REFUSED)], ok()], {
+      probe: [false],
+      settings: { maxOfflineWait: 0.01 },
+      reached: true,
+      lang: 'zh',
+    });
+    const step = await run();
+    const gaveUp = uiText('net.gaveUp', { wait: humanDuration(0.01, 'zh') }, 'zh');
+    expect(step.error).toMatch(/ECONNREFUSED\) \| /);
+    expect(step.error?.endsWith(` | ${gaveUp}`)).toBe(true);
+    expect(readManifest(runtime.runDir)[0]?.error).toBe(step.error);
+    // The typed outcome keeps the figures, and its message the English form, whatever the language.
+    expect(step.outcome).toMatchObject({
+      kind: 'error',
+      cause: { kind: 'offline', waitS: 0.01, neverReached: false },
+    });
+    expect(step.outcome.kind === 'error' && step.outcome.message).toMatch(/\| network not back within 0 s$/);
+    const retry = events.find((event) => event.kind === 'retry');
+    expect(retry).toMatchObject({ reason: `api_error: ${REFUSED}`, maxAttempts: 6 });
+    expect(retry?.text).toContain('第 1 次尝试失败');
+    expect(retry?.text).toContain('第 2 次尝试(共 6 次)');
+    const wait = events.find((event) => event.kind === 'wait');
+    expect(wait?.text).toBe(
+      uiText('net.unreachable', { host: '127.0.0.1', port: 9, wait: humanDuration(0.01, 'zh') }, 'zh'),
+    );
   });
 
   test('an endpoint never reached in this process: said at once, a countdown per check, the short wait', async () => {
@@ -382,7 +431,7 @@ describe('Runtime budgets', () => {
       attempts: 1,
     });
     expect(events.filter((event) => event.kind === 'budget')).toEqual([
-      expect.objectContaining({ scope: 'run', capUsd: 0.5, spentUsd: expect.closeTo(0.5, 6) }),
+      expect.objectContaining({ scope: 'run', capUsd: 0.5, spentUsd: expect.closeTo(0.5, 6) as unknown }),
     ]);
     expect(runtime.totalCost()).toBe(0.5);
   });

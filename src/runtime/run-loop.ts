@@ -1,37 +1,28 @@
 /**
- * The attempt loop of one step (rt §3.2): attempts until one succeeds, a human interrupt is answered, or a
- * failure may not be retried. A retry resumes the same session — never a fresh one — with a resume prompt
- * that carries no error detail; `resumeAt` applies to the first attempt only (rt §14 #4); interrupts do not
- * count as attempts; budgets are checked before every attempt. Every event emission is guarded, so a
- * broken sink cannot end the step (rt §14 #5).
+ * The attempt loop of one step (docs/runtime.md): attempts until one succeeds, a human interrupt is answered,
+ * or a failure may not be retried. A retry resumes the same session — never a fresh one — with a resume
+ * prompt that carries no error detail; `resumeAt` applies to the first attempt only (decisions.md D304);
+ * interrupts do not count as attempts; budgets are checked before every attempt. Every event emission is
+ * guarded, so a broken sink cannot end the step (decisions.md D305).
  *
  * @module
  */
 import type { Env } from '../config/process-environment.js';
-import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
-import { runAttempt, HANDOFF_DUE, INTERRUPTED, KILLED, type AttemptPlan } from './attempt.js';
-import { attemptBudget, budgetError, type BudgetCaps, type BudgetScope } from './budget.js';
-import { classify, STALL_PREFIX } from './classify-error.js';
+import type { ErrorKind } from '../events/flower-event.js';
+import { runAttempt, type AttemptPlan } from './attempt.js';
+import { attemptBudget, projectedCrossing, type BudgetCaps, type BudgetScope } from './budget.js';
+import type { BudgetGate } from '../guards/budget-guard.js';
 import { interruptPrompt } from './interrupt-note.js';
-import {
-  gaveUpText,
-  waitCheckText,
-  waitNoticeText,
-  type Resilience,
-  type WaitCheck,
-  type WaitNotice,
-} from './resilience.js';
+import type { Resilience, WaitCheck, WaitNotice } from './resilience.js';
 import { handOff, type HandoffDeps } from './handoff-turn.js';
 import type { IndexRelay } from './index-relay.js';
 import { isOverflow } from './overflow.js';
 import { rememberOverflow } from './window-calibration.js';
+import { diagnosedOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
-
-/** How much of an error the retry line shows. */
-const RETRY_REASON_CHARS = 100;
-
-/** The SDK's answer to resuming a session the store does not hold: no retry can bring it back. */
-const MISSING_SESSION = /No conversation found with session ID/i;
+import { clearParked, parkedText, readParked, writeParked } from './usage-limit.js';
+import { clockTime } from '../config/format-elapsed.js';
+import { uiText } from '../config/ui-text.js';
 
 /** Where the step starts. */
 export interface LoopStart {
@@ -48,11 +39,17 @@ export interface LoopStart {
 export interface LoopDeps extends HandoffDeps {
   resilience: Resilience;
   caps: BudgetCaps;
-  lang: Lang;
-  /** Puts the workbench index in front of the prompts that should carry it (decision 20); null = none. */
+  /**
+   * Puts the workbench index in front of the prompts that should carry it (decisions.md D20); null = none.
+   */
   relay?: IndexRelay | null;
   /** For remembering a real overflow (the window self-calibration); null = do not remember. */
   env?: Env | null;
+  /**
+   * Where a usage-limit park is recorded (`<runDir>/parked.json`) and who records it; null = a usage limit
+   * is an ordinary error.
+   */
+  parking?: { runDir: string; runId: string } | null;
 }
 
 /** Runs the attempts of `run` until it is done; never throws. `run.result` holds the outcome. */
@@ -62,10 +59,21 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
   const signal = run.controller.signal;
   let plan: Omit<AttemptPlan, 'budget'> = { ...start };
   let attempt = 0;
+  if (deps.caps.stepCapUsd !== null || deps.caps.runCapUsd !== null) run.budgetGate = budgetGate(run, deps);
+  // A run parked by an earlier process (killed or rebooted during the wait) waits for the same reset time.
+  const parked = deps.parking ? readParked(deps.parking.runDir) : null;
+  if (parked !== null && deps.parking) {
+    if (parked.resets_at > resilience.now()) {
+      const limit = { resetsAt: parked.resets_at, limit: parked.limit };
+      if (!(await park(run, deps, limit))) {
+        run.record({ kind: 'killed' });
+        return;
+      }
+    } else clearParked(deps.parking.runDir);
+  }
   for (;;) {
     if (run.aborted) {
-      result.ok = false;
-      result.error = KILLED;
+      run.record({ kind: 'killed' });
       return;
     }
     attempt++;
@@ -75,34 +83,34 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       runUsd: deps.runSpentBefore + result.costUsd,
     });
     if (budget.kind === 'exhausted') {
-      stopForBudget(run, deps, budget.scope, budget.capUsd, budget.spentUsd);
+      stopForBudget(run, budget.scope, budget.capUsd, budget.spentUsd);
       return;
     }
     const errorsBefore = result.errors.length;
     const sent = deps.relay?.prepare(plan) ?? plan;
-    await runAttempt(run, { ...sent, budget }, deps);
+    const outcome = await runAttempt(run, { ...sent, budget }, deps);
     deps.relay?.confirm(result.sessionId);
     // Something was spent or measured: the API answered, so a later outage is the network, not the address.
     if (result.ok || result.costUsd > 0 || result.context > 0) resilience.markReached();
-    // Rolling back applies once: on a retry it would discard the work done since (rt §14 #4).
+    // Rolling back applies once: on a retry it would discard the work done since (decisions.md D304).
     plan = { ...plan, resumeAt: null };
-    if (result.ok || result.error === KILLED) return;
+    if (outcome.kind === 'ok' || outcome.kind === 'killed') return;
 
-    if (result.error === INTERRUPTED) {
+    if (outcome.kind === 'interrupted') {
       const pending = run.interrupt;
       run.interrupt = null;
       if (pending === null || result.sessionId === null) return;
-      const words = await settle(pending.message, signal);
+      const words = await typedMessage(pending.message, signal);
       if (run.aborted) continue;
       run.emit({
         kind: 'retry',
-        text: uiText(words.trim() === '' ? 'int.resume' : 'int.resumeSaid', {}, deps.lang),
         at: Date.now() / 1000,
-        step: null,
+        step: run.result.step,
         attempt,
         cause: 'interrupt',
         errorKind: null,
         delayS: 0,
+        withMessage: words.trim() !== '',
       });
       plan = { ...plan, prompt: interruptPrompt(words), resume: result.sessionId, fork: false };
       result.resumed = true;
@@ -110,73 +118,91 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       continue;
     }
 
-    // A handoff (rt §3.2 step 5) starts a new session; it is not an attempt and spends no retry. Only this
+    // A handoff (docs/runtime.md) starts a new session; it is not an attempt and spends no retry. Only this
     // attempt's errors count as an overflow: the reference once latched one transient overflow onto 86
     // unrelated failures by looking at all of them.
     const tooLong = isOverflow(result.error, ...result.errors.slice(errorsBefore));
     // Too long before the session said anything: the input itself does not fit (Claude Code refuses such a
     // first message locally). No handoff can help (there is nothing to hand over) and no retry either.
     if (tooLong && plan.resume === null && result.context === 0) {
-      result.ok = false;
-      result.error = uiText('rt.promptTooLong', { e: (result.error ?? '').slice(0, 200) }, deps.lang);
+      run.record(diagnosedOutcome({ kind: 'prompt-too-long', refusal: result.error ?? '' }));
       return;
     }
     const overflowed = run.handoff !== null && run.handoff.policy.enabled && tooLong;
-    if (result.error === HANDOFF_DUE || overflowed) {
+    if (outcome.kind === 'handoff-due' || overflowed) {
       if (overflowed && deps.env) rememberSafely(run, deps.env);
-      const outcome = await handOff(run, deps, {
+      const handoff = await handOff(run, deps, {
         originalPrompt: start.prompt,
         forced: overflowed ? `context overflow: ${result.error ?? ''}` : null,
       });
-      if (outcome.kind === 'stop') {
-        result.ok = false;
-        result.error = outcome.error;
+      if (handoff.kind === 'stop') {
+        run.record(handoff.outcome);
         return;
       }
-      plan = { ...plan, prompt: outcome.prompt, resume: null, fork: false, verbatim: true, indexLast: true };
+      plan = { ...plan, prompt: handoff.prompt, resume: null, fork: false, verbatim: true, indexLast: true };
       attempt--;
       continue;
     }
 
-    const error = result.error ?? '';
-    const exhausted = exhaustedScope(error);
-    if (exhausted !== null) {
-      const capUsd = (exhausted === 'run' ? deps.caps.runCapUsd : deps.caps.stepCapUsd) ?? 0;
-      const spentUsd = exhausted === 'run' ? deps.runSpentBefore + result.costUsd : result.costUsd;
-      emitBudget(run, deps, exhausted, capUsd, spentUsd);
-      return;
+    let kind: ErrorKind;
+    let cause: 'stall' | 'error';
+    switch (outcome.kind) {
+      case 'budget': {
+        const { scope } = outcome;
+        const capUsd = (scope === 'run' ? deps.caps.runCapUsd : deps.caps.stepCapUsd) ?? 0;
+        const spentUsd = scope === 'run' ? deps.runSpentBefore + result.costUsd : result.costUsd;
+        emitBudget(run, scope, capUsd, spentUsd);
+        return;
+      }
+      case 'stalled':
+        // The watchdog's own verdict: the stream went silent, which waiting can fix.
+        kind = 'transient';
+        cause = 'stall';
+        break;
+      case 'error':
+        kind = outcome.errorKind;
+        cause = 'error';
+        break;
+      default:
+        return outcome satisfies never;
     }
-    const kind = MISSING_SESSION.test(error) ? 'fatal' : classify(error);
+    // A usage limit with a known reset: wait for it instead of backing off into it, then resume the same
+    // session once. The wait is no attempt. A reset already past is an ordinary error (no tight loop).
+    const limit = run.usageLimit;
+    run.usageLimit = null;
+    if (limit !== null && resilience.enabled && deps.parking && limit.resetsAt > resilience.now()) {
+      if (!(await park(run, deps, limit))) continue;
+      if (result.sessionId !== null) {
+        plan = { ...plan, prompt: resilience.resumePrompt, resume: result.sessionId, fork: false };
+        result.resumed = true;
+      }
+      attempt--;
+      continue;
+    }
+    const error = result.error ?? '';
     if (!resilience.enabled || attempt >= resilience.maxAttempts || !resilience.shouldRetry(kind)) return;
     const delayS = resilience.delayFor(attempt);
-    const vars = {
-      n: attempt,
-      kind,
-      why: firstWords(error),
-      next: attempt + 1,
-      max: resilience.maxAttempts,
-      delay: humanDuration(delayS, deps.lang),
-    };
     run.emit({
       kind: 'retry',
-      text: uiText('rt.retry', vars, deps.lang),
       at: Date.now() / 1000,
-      step: null,
+      step: run.result.step,
       attempt,
-      cause: error.startsWith(STALL_PREFIX) ? 'stall' : 'error',
+      cause,
       errorKind: kind,
       delayS,
+      reason: error,
+      maxAttempts: resilience.maxAttempts,
     });
     const neverReached = !resilience.reached;
-    const online = await resilience.waitOnline((notice) => emitWait(run, deps, notice), {
+    const online = await resilience.waitOnline((notice) => emitWait(run, notice), {
       signal,
       neverReached,
-      onCheck: (check) => emitWaiting(run, deps, check),
+      onCheck: (check) => emitWaiting(run, check),
     });
     if (!online) {
       if (run.aborted) continue;
       const limit = resilience.offlineLimit(neverReached);
-      result.error = `${error} | ${gaveUpText(limit, deps.lang, neverReached)}`;
+      run.record(diagnosedOutcome({ kind: 'offline', error, waitS: limit, neverReached }, kind));
       return;
     }
     if (!(await resilience.sleep(delayS, signal))) continue;
@@ -188,6 +214,51 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
   }
 }
 
+/**
+ * Parks the step until `limit.resetsAt`: records it in `parked.json` first (a kill during the wait keeps the
+ * time), says so in one countdown line, sends nothing until then, and removes the record when the time has
+ * come. False when the wait was aborted (Ctrl-C, a signal): the record stays for the next run.
+ */
+async function park(
+  run: StepRun,
+  deps: LoopDeps,
+  limit: { resetsAt: number; limit: string | null },
+): Promise<boolean> {
+  const parking = deps.parking;
+  if (!parking) return true;
+  const { resilience } = deps;
+  const now = resilience.now();
+  try {
+    writeParked(parking.runDir, parking.runId, {
+      resets_at: limit.resetsAt,
+      since: now,
+      step: run.result.step,
+      session_id: run.result.sessionId,
+      limit: limit.limit,
+    });
+  } catch (error) {
+    run.recordUiError('parked.json', error);
+  }
+  const event = {
+    kind: 'usage_limit',
+    at: Date.now() / 1000,
+    step: run.result.step,
+    resetsAt: limit.resetsAt,
+    limit: limit.limit,
+    sessionId: run.result.sessionId,
+  } as const;
+  run.emit({ ...event, phase: 'parked', text: parkedText(limit.resetsAt, now, run.lang) });
+  if (!(await resilience.sleep(limit.resetsAt - now, run.controller.signal))) return false;
+  clearParked(parking.runDir);
+  run.emit({
+    ...event,
+    at: Date.now() / 1000,
+    phase: 'resumed',
+    text: uiText('rt.parkedResume', { at: clockTime(limit.resetsAt) }, run.lang),
+  });
+  return true;
+}
+
 /** Lowers the learned window to the context that overflowed; a failure to write it is only recorded. */
 function rememberSafely(run: StepRun, env: Env): void {
   try {
@@ -197,61 +268,64 @@ function rememberSafely(run: StepRun, env: Env): void {
   }
 }
 
-/** The cap a budget error names, or null for any other error. */
-function exhaustedScope(error: string): BudgetScope | null {
-  if (error === budgetError('run')) return 'run';
-  if (error === budgetError('step')) return 'step';
-  return null;
+/**
+ * The hard budget: closed once the spend so far plus the next turn's estimate (the step's costliest
+ * response) crosses a cap, and closed for the rest of the step from then on.
+ */
+function budgetGate(run: StepRun, deps: LoopDeps): BudgetGate {
+  return {
+    closed(toolUseId) {
+      if (run.budgetStop === null) {
+        const { ledger } = run;
+        // The response asking for this tool may not have reached the store yet: then it counts as a turn.
+        const unpriced = toolUseId !== undefined && toolUseId !== '' && !ledger.hasPriced(toolUseId);
+        const stepUsd = ledger.usd + (unpriced ? ledger.nextTurnUsd : 0);
+        const crossing = projectedCrossing(
+          deps.caps,
+          { stepUsd, runUsd: deps.runSpentBefore + stepUsd },
+          ledger.nextTurnUsd,
+        );
+        if (crossing === null) return null;
+        const vars = {
+          cap: crossing.capUsd.toFixed(2),
+          spent: crossing.spentUsd.toFixed(4),
+          projected: crossing.projectedUsd.toFixed(4),
+        };
+        const key = crossing.scope === 'run' ? 'rt.budget.gateRun' : 'rt.budget.gateStep';
+        run.budgetStop = { ...crossing, reason: uiText(key, vars, run.lang) };
+      }
+      return { reason: run.budgetStop.reason };
+    },
+    stopMainThread() {
+      run.budgetHalted = true;
+    },
+  };
 }
 
 /** The step ends before spending: a cap is used up. */
-function stopForBudget(
-  run: StepRun,
-  deps: LoopDeps,
-  scope: BudgetScope,
-  capUsd: number,
-  spentUsd: number,
-): void {
-  run.result.ok = false;
-  run.result.error = budgetError(scope);
-  emitBudget(run, deps, scope, capUsd, spentUsd);
+function stopForBudget(run: StepRun, scope: BudgetScope, capUsd: number, spentUsd: number): void {
+  run.record({ kind: 'budget', scope });
+  emitBudget(run, scope, capUsd, spentUsd);
 }
 
-function emitBudget(
-  run: StepRun,
-  deps: LoopDeps,
-  scope: BudgetScope,
-  capUsd: number,
-  spentUsd: number,
-): void {
+function emitBudget(run: StepRun, scope: BudgetScope, capUsd: number, spentUsd: number): void {
+  run.result.budgetStop = { scope, capUsd, spentUsd };
   run.emit({
     kind: 'budget',
-    text: uiText(
-      scope === 'run' ? 'rt.budget.run' : 'rt.budget.step',
-      { cap: capUsd.toFixed(2), spent: spentUsd.toFixed(4) },
-      deps.lang,
-    ),
     at: Date.now() / 1000,
-    step: null,
+    step: run.result.step,
     scope,
     capUsd,
     spentUsd,
   });
 }
 
-/** The error's first line, short enough for the one retry line (the whole text is in the manifest). */
-function firstWords(error: string): string {
-  const line = error.trim().split(/\r?\n/, 1)[0] ?? '';
-  return line.length > RETRY_REASON_CHARS ? `${line.slice(0, RETRY_REASON_CHARS - 1)}…` : line;
-}
-
 /** The countdown line of a wait, after each failed probe. */
-function emitWaiting(run: StepRun, deps: LoopDeps, check: WaitCheck): void {
+function emitWaiting(run: StepRun, check: WaitCheck): void {
   run.emit({
     kind: 'waiting',
-    text: waitCheckText(check, deps.lang),
     at: Date.now() / 1000,
-    step: null,
+    step: run.result.step,
     host: check.host,
     port: check.port,
     waitedS: check.waitedS,
@@ -259,25 +333,23 @@ function emitWaiting(run: StepRun, deps: LoopDeps, check: WaitCheck): void {
   });
 }
 
-function emitWait(run: StepRun, deps: LoopDeps, notice: WaitNotice): void {
-  const text = waitNoticeText(notice, deps.lang);
+function emitWait(run: StepRun, notice: WaitNotice): void {
   const at = Date.now() / 1000;
   if (notice.state === 'unreachable') {
     run.emit({
       kind: 'wait',
-      text,
       at,
-      step: null,
+      step: run.result.step,
       host: notice.host,
       port: notice.port,
       maxWaitS: notice.maxWaitS,
+      neverReached: notice.neverReached === true,
     });
   } else {
     run.emit({
       kind: 'recovered',
-      text,
       at,
-      step: null,
+      step: run.result.step,
       host: notice.host,
       port: notice.port,
       waitedS: notice.waitedS,
@@ -286,7 +358,7 @@ function emitWait(run: StepRun, deps: LoopDeps, notice: WaitNotice): void {
 }
 
 /** The interrupt message once typed; a failed or rejected one, or an abort meanwhile, counts as nothing said. */
-async function settle(message: string | PromiseLike<string>, signal: AbortSignal): Promise<string> {
+async function typedMessage(message: string | PromiseLike<string>, signal: AbortSignal): Promise<string> {
   if (typeof message === 'string') return message;
   let onAbort = (): void => undefined;
   const aborted = new Promise<string>((resolve) => {

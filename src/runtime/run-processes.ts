@@ -156,7 +156,7 @@ export class RunProcesses {
   /** The records on disk, read without a lock. */
   records(): ProcessRecord[] {
     const state = this.#file.read();
-    return state.kind === 'parsed' ? (state.value as unknown[]).filter(isRecord) : [];
+    return state.kind === 'parsed' ? (state.value as unknown[]).filter(isProcessRecord) : [];
   }
 
   /** A live process other than this one that drives the `go` workflow here, or null. */
@@ -287,7 +287,7 @@ export class RunProcesses {
   #change(change: (records: ProcessRecord[]) => ProcessRecord[] | undefined): void {
     try {
       this.#file.update(this.#tag, (current) =>
-        change(Array.isArray(current) ? (current as unknown[]).filter(isRecord) : []),
+        change(Array.isArray(current) ? (current as unknown[]).filter(isProcessRecord) : []),
       );
     } catch {
       // A read-only or full disk: the run goes on without the record (it protects, it does not gate).
@@ -295,7 +295,7 @@ export class RunProcesses {
   }
 }
 
-function isRecord(value: unknown): value is ProcessRecord {
+function isProcessRecord(value: unknown): value is ProcessRecord {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Partial<ProcessRecord>;
   return (

@@ -1,5 +1,5 @@
 /**
- * The options of `Runtime` and of `Runtime.run` (api.md §2.3).
+ * The options of `Runtime` and of `Runtime.run` (docs/runtime.md).
  *
  * @module
  */
@@ -12,13 +12,16 @@ import type { TrimPolicy } from '../session/trim-policy.js';
 import type { Workbench } from '../workbench/workbench.js';
 import type { HandoffPolicy } from './handoff-policy.js';
 import type { Resilience } from './resilience.js';
+import type { RunLease } from './run-lease.js';
 import type { ResilienceSettings } from './resilience-settings.js';
 
 /** How a `Runtime` is set up. */
 export interface RuntimeOptions {
   /** The agents' working directory; created when missing. */
   workspace: string;
-  /** Run directory; default `<workspace>/runs` (decision 3); a relative path resolves against the cwd. */
+  /**
+   * Run directory; default `<workspace>/runs` (decisions.md D3); a relative path resolves against the cwd.
+   */
   runDir?: string;
   /** True (default): the agent reads no settings files (`settingSources: []`). */
   portable?: boolean;
@@ -34,27 +37,40 @@ export interface RuntimeOptions {
    * the index and spill hooks, and specs with `workbench: true` get the index in their first message.
    */
   workbench?: Workbench | boolean;
+  /**
+   * Whether the workspace is a git work tree, when the caller has already asked git; otherwise the runtime
+   * asks at the first step with isolated workers and remembers a yes.
+   */
+  gitWorkTree?: boolean;
   /** Results of this many characters or more are spilled to the workbench; 4000 by default; null or 0 = never. */
   spillThreshold?: number | null;
   /** A `Resilience`, its settings, or a boolean (false: one attempt per step, no waiting). */
   resilience?: Resilience | Partial<ResilienceSettings> | boolean;
   /**
-   * Handoff instead of compaction (rm §4): a policy, or a boolean (default true: the window comes from
+   * Handoff instead of compaction (docs/handoff.md): a policy, or a boolean (default true: the window comes
+   * from
    * `FLOWER_WINDOW`, the learned `.windows` value or the model name). On, the child's auto-compact is off
    * (`no_summary`) unless the spec sets a compact policy; false leaves the SDK's auto-compact in charge.
    */
   handoff?: HandoffPolicy | boolean;
-  /** Dollar cap for every step this runtime runs, together (decision 25); null = none. */
+  /** Dollar cap for every step this runtime runs, together (decisions.md D25); null = none. */
   budgetUsd?: number | null;
+  /**
+   * The run's lease, already acquired (docs/scaling.md): checked before every step, and when it is lost the
+   * step in flight is aborted; released by `close()` and `rescue()`.
+   */
+  lease?: RunLease | null;
   /** Session store; default `PruningSessionStore(<runDir>/sessions.db)`. Closed by `Runtime.close()`. */
   store?: FlowerSessionStore;
   /** Runs the agent; the real SDK by default. */
   backend?: AgentBackend;
   /**
    * Loaded configuration; `loadConfig()` by default. `stallTimeoutS` is `FLOWER_STALL_TIMEOUT`; `sandbox`
-   * false (`FLOWER_SANDBOX=off`) runs the agent's Bash outside Claude Code's sandbox.
+   * false (`FLOWER_SANDBOX=off`) runs the agent's Bash outside Claude Code's sandbox; `prices` are the
+   * user's `FLOWER_PRICES`.
    */
-  config?: Pick<FlowerConfig, 'env'> & Partial<Pick<FlowerConfig, 'stallTimeoutS' | 'lang' | 'sandbox'>>;
+  config?: Pick<FlowerConfig, 'env'> &
+    Partial<Pick<FlowerConfig, 'stallTimeoutS' | 'lang' | 'sandbox' | 'prices'>>;
 }
 
 /** Per-call options of `Runtime.run`. */
@@ -71,6 +87,14 @@ export interface RunOptions {
   onEvent?: EventSink | null;
   /** Aborting ends the step at once with `killed-by-signal` (the session stays resumable). */
   signal?: AbortSignal;
-  /** Send the prompt verbatim (decision 11). */
+  /** Send the prompt verbatim (decisions.md D11). */
   verbatim?: boolean;
+  /**
+   * Called with this run's new session ids instead of the runtime's `onSession`; `null` calls nothing.
+   * Per run, so a caller (a workflow recording lineage) never swaps the runtime's public field and a
+   * concurrent reader never sees a borrowed hook. Absent: the runtime's `onSession`.
+   */
+  onSession?: ((sessionId: string) => void) | null;
+  /** Called when this run wrote a handoff document, instead of the runtime's `onHandoff`; `null` calls nothing. */
+  onHandoff?: ((step: string, path: string, sha256: string) => void) | null;
 }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AgentMessage } from '../agent/agent-backend.js';
 import { agentSpec } from '../agent/agent-spec.js';
 import { ScriptedBackend } from '../testing/scripted-backend.js';
+import { sdkInit, sdkResult } from '../testing/sdk-messages.js';
 import { processStartTime, PROCESSES_FILE, type ProcessRecord } from './run-processes.js';
 import { Runtime } from './runtime.js';
 
@@ -25,19 +26,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const init = (session: string): AgentMessage =>
-  ({ type: 'system', subtype: 'init', session_id: session, uuid: 'u0' }) as unknown as AgentMessage;
-const result = (session: string): AgentMessage =>
-  ({
-    type: 'result',
-    subtype: 'success',
-    is_error: false,
-    num_turns: 1,
-    total_cost_usd: 0,
-    result: 'ok',
-    session_id: session,
-    uuid: 'ur',
-  }) as unknown as AgentMessage;
+const init = (session: string): AgentMessage => sdkInit({ sessionId: session });
+const result = (session: string): AgentMessage => sdkResult({ sessionId: session });
 
 function records(runDir: string): ProcessRecord[] {
   return JSON.parse(readFileSync(join(runDir, PROCESSES_FILE), 'utf8')) as ProcessRecord[];

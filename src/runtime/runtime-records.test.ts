@@ -1,39 +1,14 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { sdk, SdkLikeBackend, type LikeStep } from '../../test/support/sdk-like-backend.js';
-import { agentSpec } from '../agent/agent-spec.js';
+import { writeFileSync } from 'node:fs';
+import { describe, expect, test, vi } from 'vitest';
+import { listPrice, pricedRuntimes, PRICED_SPEC } from '../../test/support/priced-runtimes.js';
+import { sdk } from '../../test/support/sdk-like-backend.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { readManifest, type ManifestRow } from './manifest.js';
-import { Runtime } from './runtime.js';
 import { COST_WRITE_INTERVAL_MS } from './step-run.js';
 
-const config = {
-  env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_MODEL: 'claude-opus-5-5' },
-};
-const spec = agentSpec({ name: 'worker', instructions: '' });
-const price = (input: number, output = 0): number => (input * 4 + output * 20) / 1e6;
-
-let dir: string;
-let runtimes: Runtime[] = [];
-
-beforeEach(() => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), 'flower-records-')));
-});
-
-afterEach(() => {
-  for (const runtime of runtimes) runtime.close();
-  runtimes = [];
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function runtimeWith(steps: LikeStep[]): { runtime: Runtime; backend: SdkLikeBackend } {
-  const backend = new SdkLikeBackend(steps);
-  const runtime = new Runtime({ workspace: join(dir, 'ws'), config, backend, resilience: false });
-  runtimes.push(runtime);
-  return { runtime, backend };
-}
+const spec = PRICED_SPEC;
+const price = listPrice;
+const runtimeWith = pricedRuntimes('flower-records-');
 
 describe('Runtime manifest rows while a step runs', () => {
   test('writes the row as soon as the session is known and prices each stored response', async () => {
@@ -80,7 +55,7 @@ describe('Runtime manifest rows while a step runs', () => {
         const row = readManifest(runtime.runDir)[0];
         expect(row).toMatchObject({
           ended_at: 0,
-          cost_usd: expect.closeTo(price(1000, 10) + price(2000, 20), 12),
+          cost_usd: expect.closeTo(price(1000, 10) + price(2000, 20), 12) as unknown,
         });
       },
       { timeout: COST_WRITE_INTERVAL_MS * 5, interval: 20 },
@@ -108,7 +83,10 @@ describe('Runtime manifest rows while a step runs', () => {
         row = readManifest(runtime.runDir)[0];
       },
     });
-    expect(row).toMatchObject({ error: 'killed-by-signal', cost_usd: expect.closeTo(price(1000), 12) });
+    expect(row).toMatchObject({
+      error: 'killed-by-signal',
+      cost_usd: expect.closeTo(price(1000), 12) as unknown,
+    });
     expect(row?.ended_at).toBeGreaterThan(0);
   });
 });
@@ -180,10 +158,10 @@ describe('Runtime completing what a killed process left', () => {
     const rows = readManifest(runtime.runDir);
     expect(rows[0]).toMatchObject({
       run: 'dead-run',
-      ended_at: expect.closeTo(started + 9, 3),
+      ended_at: expect.closeTo(started + 9, 3) as unknown,
       duration_s: 9,
       error: 'killed-by-signal',
-      cost_usd: expect.closeTo(price(1000) + price(3000) + price(500), 12),
+      cost_usd: expect.closeTo(price(1000) + price(3000) + price(500), 12) as unknown,
     });
     expect(rows[1]).toEqual(other);
     expect(rows[2]).toMatchObject({ run: runtime.runId, session_id: 'old' });
@@ -227,7 +205,10 @@ describe('Runtime events', () => {
     const events: FlowerEvent[] = [];
     await runtime.run(spec, 'x', { resume: 'old', onEvent: (event) => events.push(event) });
     const trim = events.find((event) => event.kind === 'trim');
-    expect(trim).toMatchObject({ sessionId: 'old', report: expect.objectContaining({ pruned: 1 }) });
+    expect(trim).toMatchObject({
+      sessionId: 'old',
+      report: expect.objectContaining({ pruned: 1 }) as unknown,
+    });
     expect(trim?.text).not.toBe('');
   });
 

@@ -1,17 +1,16 @@
 /**
- * What a {@link Runtime} derives from its options and a step's spec: the resilience it runs with, the SDK
- * options of one attempt (permission gate, compact policy, budget left, store, resume arguments), and the
- * model the configuration asks for.
+ * What a {@link Runtime} derives from its options and a step's spec: the resilience, workbench and handoff
+ * policy it runs with, the SDK options of one attempt (permission gate, compact policy, budget left, store,
+ * resume arguments), and the model the configuration asks for.
  *
  * @module
  */
 import type { AgentSpec } from '../agent/agent-spec.js';
+import { budgetGuards, type BudgetGate } from '../guards/budget-guard.js';
 import { buildOptions } from '../agent/build-options.js';
 import type { Options, SessionStore } from '../agent/claude-sdk.js';
 import { CompactPolicy } from '../agent/compact-policy.js';
 import type { Env } from '../config/process-environment.js';
-import { uiText, type Lang } from '../config/ui-text.js';
-import type { EventSink } from '../events/flower-event.js';
 import { agentInputGuard, isolatedRoles } from '../guards/agent-input-guard.js';
 import { delegateGuard } from '../guards/delegate-guard.js';
 import { mergeHooks, toHooks, type HooksConfig } from '../guards/hooks.js';
@@ -20,8 +19,11 @@ import { spillsWrittenHooks } from '../guards/spills-written-hook.js';
 import { whitelistGuard } from '../guards/whitelist-guard.js';
 import { workbenchHooks } from '../guards/workbench-hooks.js';
 import { worktreeWriteGuard } from '../guards/worktree-write-guard.js';
-import type { Workbench } from '../workbench/workbench.js';
+import { benchFor } from '../workbench/bench-for.js';
+import { Workbench } from '../workbench/workbench.js';
 import type { AttemptPlan } from './attempt.js';
+import type { Emitted } from './describe-event.js';
+import { HandoffPolicy } from './handoff-policy.js';
 import { Resilience } from './resilience.js';
 import { sessionSandbox } from './session-sandbox.js';
 import type { ResilienceSettings } from './resilience-settings.js';
@@ -38,8 +40,6 @@ export interface AttemptContext {
   workbench: Workbench | null;
   /** Results of this many characters or more are spilled to the workbench; null = never. */
   spillThreshold: number | null;
-  /** Language of warning texts. */
-  lang: Lang;
   /** False: the agent's Bash runs outside Claude Code's sandbox (`FLOWER_SANDBOX=off`). */
   sandbox?: boolean;
   /** Where the gate journals each call before it may run (so a resume can show calls a kill lost), or null. */
@@ -51,7 +51,7 @@ export interface AttemptContext {
 /**
  * A {@link Resilience} from a runtime option: an instance as is, settings or a boolean (false = one
  * attempt, no waiting). `FLOWER_STALL_TIMEOUT` sets the watchdog and `FLOWER_UNREACHABLE_WAIT` the wait for
- * an endpoint never reached when the settings do not (api.md §6 #42).
+ * an endpoint never reached when the settings do not (docs/resilience.md).
  */
 export function resilienceFrom(
   value: Resilience | Partial<ResilienceSettings> | boolean | undefined,
@@ -69,25 +69,46 @@ export function resilienceFrom(
   return new Resilience(settings, { env: config.env });
 }
 
+/** `true` → the workbench `-W` means (`<runDir>/workbench`); an instance as is; false or absent → none. */
+export function workbenchFrom(
+  value: Workbench | boolean | undefined,
+  workspace: string,
+  runDir: string,
+): Workbench | null {
+  if (value instanceof Workbench) return value;
+  return value === true ? benchFor(workspace, { runDir }) : null;
+}
+
+/** An instance as is; `false` → off; `true` or absent → the default policy for this configuration's window. */
+export function handoffFrom(value: HandoffPolicy | boolean | undefined, env: Env): HandoffPolicy {
+  if (value instanceof HandoffPolicy) return value;
+  return new HandoffPolicy({ enabled: value !== false, env });
+}
+
 /**
- * SDK options for one attempt of `spec`: the permission gate as hooks (decision 7) — the main-thread
+ * SDK options for one attempt of `spec`: the permission gate as hooks (decisions.md D7) — the main-thread
  * whitelist for an ordinary agent, the delegate wall for a coordinator (installed whether or not there is a
- * workbench, D5) — the Agent input rewrite (foreground by default, decision 8; worktrees for isolated
- * roles), the workbench's index and spill hooks, auto-compact off with handoff (decision 6), what is left of
- * the budget as `maxBudgetUsd`, the observed store with eager flush. `onEvent` receives spill events.
+ * workbench, decisions.md D105) — the Agent input rewrite (foreground by default, decisions.md D8; worktrees
+ * for isolated roles), the workbench's index and spill hooks, auto-compact off with handoff
+ * (decisions.md D6), what is left of the budget as `maxBudgetUsd`, the observed store with eager flush.
+ * `onEvent` receives spill and warning events, made for `step` (the warnings as notices to describe).
  */
 export function attemptOptions(
   context: AttemptContext,
   spec: AgentSpec,
   plan: AttemptPlan,
   sessionStore: SessionStore,
-  onEvent: EventSink | null = null,
+  onEvent: ((event: Emitted) => void) | null = null,
+  step: string | null = null,
+  budget: BudgetGate | null = null,
 ): Options {
   // Claude Code runs no tool before every PreToolUse hook has answered, so the journal's place in the list
   // does not matter for its promise; last, it leaves the gate first for code that looks the gate up.
   const journal = context.journal == null ? null : journalHooks(context.journal);
   const spills = context.spillsWritten == null ? null : spillsWrittenHooks(context.spillsWritten);
-  const hooks = mergeHooks(spec.hooks, gateHooks(context, spec, onEvent), journal, spills);
+  // The budget gate goes first: once the cap closes, nothing else need be asked.
+  const gate = budget === null ? null : toHooks(...budgetGuards(budget));
+  const hooks = mergeHooks(gate, spec.hooks, gateHooks(context, spec, onEvent, step), journal, spills);
   const compact = spec.compact ?? (context.handoff ? new CompactPolicy({ mode: 'no_summary' }) : null);
   const maxBudgetUsd = plan.budget.kind === 'capped' ? plan.budget.capUsd : null;
   const effective: AgentSpec = { ...spec, hooks, compact, maxBudgetUsd };
@@ -107,24 +128,17 @@ export function attemptOptions(
     // An outside workbench must be authorised, or writes to it are refused (measured in the reference).
     addDirectories: workbench !== null && workbench.external ? [workbench.root] : [],
     sandbox: sessionSandbox(context, spec),
-    onWarning: (code, detail) =>
-      onEvent?.({
-        kind: 'warning',
-        code,
-        detail,
-        text: uiText(
-          code === 'owned_env_ignored' ? 'warn.ownedEnv' : 'warn.resumeArgs',
-          { keys: detail },
-          context.lang,
-        ),
-        at: Date.now() / 1000,
-        step: null,
-      }),
+    onWarning: (code, detail) => onEvent?.({ kind: 'warning', code, detail, at: Date.now() / 1000, step }),
   });
 }
 
 /** The hooks flower adds to a spec: permission gate, Agent rewrite, workbench index and spill. */
-function gateHooks(context: AttemptContext, spec: AgentSpec, onEvent: EventSink | null): HooksConfig {
+function gateHooks(
+  context: AttemptContext,
+  spec: AgentSpec,
+  onEvent: ((event: Emitted) => void) | null,
+  step: string | null,
+): HooksConfig {
   const allowed = [...spec.allowedTools, ...wholeServers(spec)];
   const whitelist = spec.delegateOnly
     ? null
@@ -154,14 +168,14 @@ function gateHooks(context: AttemptContext, spec: AgentSpec, onEvent: EventSink 
       spillThreshold: context.spillThreshold,
       agents: null,
       allowGlance: spec.glance,
-      ...(onEvent === null ? {} : { onEvent }),
+      ...(onEvent === null ? {} : { onEvent, step }),
     }),
     toHooks(whitelist),
   );
 }
 
 /**
- * The model the configuration asks for, to notice a gateway serving another (rt §3.3 5d); only an
+ * The model the configuration asks for, to notice a gateway serving another (docs/runtime.md); only an
  * explicit id counts (an alias like `opus` is resolved by the child).
  */
 export function wantedModel(spec: AgentSpec, env: Env): string | null {

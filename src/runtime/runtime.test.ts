@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AgentMessage } from '../agent/agent-backend.js';
 import { agentSpec } from '../agent/agent-spec.js';
-import type { HookInput, McpServerConfig, HookJSONOutput } from '../agent/claude-sdk.js';
+import type { McpServerConfig, HookJSONOutput } from '../agent/claude-sdk.js';
 import { isFlowerError } from '../errors.js';
 import type { FlowerEvent } from '../events/flower-event.js';
+import { ClaudeSdkBackend } from '../agent/claude-sdk-backend.js';
 import { ScriptedBackend } from '../testing/scripted-backend.js';
-import { SdkLikeBackend } from '../../test/support/sdk-like-backend.js';
+import { scriptedTurn } from '../testing/scripted-turn.js';
+import { sdk, SdkLikeBackend, type LikeResult } from '../../test/support/sdk-like-backend.js';
+import { sdkAssistant, sdkAssistantText, sdkInit, sdkToolResult } from '../testing/sdk-messages.js';
 import { PruningSessionStore } from '../session/pruning-session-store.js';
 import { readManifest } from './manifest.js';
 import { Runtime } from './runtime.js';
@@ -29,70 +32,75 @@ afterEach(() => {
 });
 
 function init(): AgentMessage {
-  return { type: 'system', subtype: 'init', session_id: 'sess-1', uuid: 'u0' } as unknown as AgentMessage;
+  return sdkInit({ sessionId: 'sess-1' });
 }
+
+/** The blocks a test puts in an assistant message, without the fields the SDK adds. */
+type Block =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
 function assistant(
-  content: unknown[],
+  blocks: Block[],
   options: { id?: string; parent?: string | null; tokens?: number } = {},
 ): AgentMessage {
-  return {
-    type: 'assistant',
-    session_id: 'sess-1',
-    uuid: 'u',
-    parent_tool_use_id: options.parent ?? null,
-    message: {
-      id: options.id ?? 'msg_1',
-      model: 'claude-opus-5-5',
-      role: 'assistant',
-      content,
-      usage: { input_tokens: options.tokens ?? 0 },
-    },
-  } as unknown as AgentMessage;
+  const content = blocks.map((block) => {
+    if (block.type === 'text') return { ...block, citations: null };
+    if (block.type === 'thinking') return { ...block, signature: '' };
+    return block;
+  });
+  return sdkAssistant(content, {
+    sessionId: 'sess-1',
+    id: options.id ?? 'msg_1',
+    model: 'claude-opus-5-5',
+    parentToolUseId: options.parent ?? null,
+    inputTokens: options.tokens ?? 0,
+  });
 }
 
-function result(extra: Record<string, unknown> = {}): AgentMessage {
-  return {
-    type: 'result',
-    subtype: 'success',
-    is_error: false,
-    num_turns: 2,
-    total_cost_usd: 0.5,
-    result: 'ok',
-    session_id: 'sess-1',
-    uuid: 'ur',
-    ...extra,
-  } as unknown as AgentMessage;
+function result(fields: LikeResult = {}): AgentMessage {
+  return sdk.result({ num_turns: 2, ...fields });
 }
 
 function syntheticError(text: string): AgentMessage {
-  return {
-    type: 'assistant',
-    session_id: 'sess-1',
-    uuid: 'ue',
-    parent_tool_use_id: null,
+  return sdkAssistantText(text, {
+    sessionId: 'sess-1',
+    id: 'm_err',
+    model: '<synthetic>',
     error: 'authentication_failed',
-    message: {
-      id: 'm_err',
-      model: '<synthetic>',
-      role: 'assistant',
-      content: [{ type: 'text', text }],
-      usage: {},
-    },
-  } as unknown as AgentMessage;
+  });
 }
 
 describe('Runtime', () => {
-  test('refuses to start without credentials and creates nothing', () => {
-    let caught: unknown;
-    try {
-      new Runtime({ workspace, config: { env: { PATH: '/usr/bin' } }, backend: new ScriptedBackend([]) });
-    } catch (error) {
-      caught = error;
+  test('refuses to start the SDK without credentials and creates nothing', () => {
+    for (const backend of [undefined, new ClaudeSdkBackend()]) {
+      let caught: unknown;
+      try {
+        new Runtime({ workspace, config: { env: { PATH: '/usr/bin' } }, ...(backend ? { backend } : {}) });
+      } catch (error) {
+        caught = error;
+      }
+      expect(isFlowerError(caught) && caught.code).toBe('CREDENTIALS_MISSING');
+      expect(String((caught as Error).message).split('\n')).toHaveLength(4);
+      expect(existsSync(workspace)).toBe(false);
     }
-    expect(isFlowerError(caught) && caught.code).toBe('CREDENTIALS_MISSING');
-    expect(String((caught as Error).message).split('\n')).toHaveLength(4);
-    expect(existsSync(workspace)).toBe(false);
+  });
+
+  test('a backend of its own needs no credentials: a scripted runtime runs on an empty environment', async () => {
+    const runtime = new Runtime({
+      workspace,
+      config: { env: {} },
+      backend: new ScriptedBackend([scriptedTurn('s-1', 'Done.')]),
+      resilience: false,
+    });
+    try {
+      const result = await runtime.run(agentSpec({ name: 'worker', instructions: 'work' }), 'go');
+      expect(result.ok).toBe(true);
+      expect(result.text).toBe('Done.');
+    } finally {
+      runtime.close();
+    }
   });
 
   test('defaults the run directory to <workspace>/runs and resolves an explicit one against the cwd', () => {
@@ -118,13 +126,7 @@ describe('Runtime', () => {
           id: 'm1',
           tokens: 1200,
         }),
-        {
-          type: 'user',
-          session_id: 'sess-1',
-          uuid: 'u2',
-          parent_tool_use_id: null,
-          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '' }] },
-        } as unknown as AgentMessage,
+        sdkToolResult('toolu_1', '', { sessionId: 'sess-1' }),
         assistant([{ type: 'text', text: 'sub prose' }], { parent: 'toolu_x' }),
         assistant([{ type: 'text', text: 'Created f.' }], { id: 'm2', tokens: 1500 }),
         result(),
@@ -221,7 +223,7 @@ describe('Runtime', () => {
               session_id: 's',
               transcript_path: '',
               cwd: '/',
-            } as HookInput,
+            },
             't',
             { signal: new AbortController().signal },
           )) as { hookSpecificOutput?: { permissionDecision?: string } } | undefined
@@ -267,7 +269,7 @@ describe('Runtime', () => {
           session_id: 's',
           transcript_path: '',
           cwd: '/',
-        } as HookInput,
+        },
         't',
         {
           signal: new AbortController().signal,

@@ -1,9 +1,10 @@
 /**
- * `Runtime`: runs agent steps in one workspace and records each in `<runDir>/manifest.json` (rt §3). A
- * step is a loop of attempts (`runLoop`): a failure that a retry can fix waits for the network, backs off
- * and resumes the same session; a human interrupt resumes it with the words typed; a budget caps the step
- * and the whole run. Sessions are mirrored into a {@link PruningSessionStore} with eager flush, so a step
- * killed at any point resumes where it stopped, and its manifest row is written while it runs.
+ * `Runtime`: runs agent steps in one workspace and records each in `<runDir>/manifest.json`
+ * (docs/runtime.md). A step is a loop of attempts (`runLoop`): a failure that a retry can fix waits for the
+ * network, backs off and resumes the same session; a human interrupt resumes it with the words typed; a
+ * budget caps the step and the whole run. Sessions are mirrored into a {@link PruningSessionStore} with eager
+ * flush, so a step killed at any point resumes where it stopped, and its manifest row is written while it
+ * runs.
  *
  * @module
  */
@@ -18,6 +19,7 @@ import { loadConfig, type FlowerConfig } from '../config/load-config.js';
 import { languageOf, uiText, type Lang } from '../config/ui-text.js';
 import { FlowerError } from '../errors.js';
 import type { FlowerEvent } from '../events/flower-event.js';
+import { errorText } from '../internal/error-text.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { PrunePolicy } from '../session/prune-policy.js';
 import { PruningSessionStore } from '../session/pruning-session-store.js';
@@ -25,32 +27,30 @@ import { TrimmingSessionStore } from '../session/trimming-session-store.js';
 import type { RunOptions, RuntimeOptions } from './runtime-options.js';
 import { prepareDirectory } from './prepare-directory.js';
 import { createRunDirectory } from './run-directory.js';
-import { fitPrompt } from './oversized-prompt.js';
 import { completeAbandonedRows } from './abandoned-rows.js';
-import { INTERRUPTED, KILLED } from './attempt.js';
 import { STALL_PREFIX } from './classify-error.js';
 import { eventStream } from './event-stream.js';
 import { INTERRUPT_NOTE } from './interrupt-note.js';
 import { MANIFEST_FILE, writeManifest } from './manifest.js';
 import type { Resilience } from './resilience.js';
 import { runLoop } from './run-loop.js';
-import { attemptOptions, resilienceFrom, wantedModel, type AttemptContext } from './runtime-setup.js';
+import { handoffFrom, resilienceFrom, workbenchFrom, type AttemptContext } from './runtime-setup.js';
 import { newRunId } from './run-id.js';
-import { sessionEntries } from './session-entries.js';
-import { errorText, StepRun } from './step-run.js';
+import { sessionEntries, sessionTranscripts } from './session-entries.js';
+import { errorOutcome, HANDOFF_DUE, INTERRUPTED, KILLED } from './step-outcome.js';
+import { StepRun } from './step-run.js';
 import type { StepResult } from './step-result.js';
 import { isolatedRoles } from '../guards/agent-input-guard.js';
-import { benchFor } from '../workbench/bench-for.js';
 import { excludeWorktrees } from '../workbench/exclude-worktrees.js';
 import { isGitWorkTree } from '../workbench/git-work-tree.js';
-import { Workbench } from '../workbench/workbench.js';
-import { ContextWatermark } from './context-watermark.js';
-import { HandoffPolicy } from './handoff-policy.js';
-import { IndexRelay } from './index-relay.js';
-import { tiedSpawn } from '../agent/tied-spawn.js';
-import type { Options } from '../agent/claude-sdk.js';
-import { OWN_TOKEN, RunProcesses } from './run-processes.js';
+import type { Workbench } from '../workbench/workbench.js';
+import type { HandoffPolicy } from './handoff-policy.js';
+import { endProcessesOf, OWN_TOKEN, RunProcesses } from './run-processes.js';
+import { leaseLostText, type RunLease } from './run-lease.js';
 import { unsandboxedWarning } from './session-sandbox.js';
+import { loopDeps, loopStart, startStep, tieAbort, type RunWiring } from './step-wiring.js';
+import { priceGuessWarning } from './price-warning.js';
+import { PriceTable } from './price-table.js';
 
 export type { RunOptions, RuntimeOptions } from './runtime-options.js';
 
@@ -59,10 +59,10 @@ export class Runtime {
   /** `error` of a step stopped by a human interrupt that could not resume (no session yet). */
   static readonly INTERRUPTED = INTERRUPTED;
   /** Internal `error` of an attempt stopped for a handoff. */
-  static readonly HANDOFF_DUE = 'context-full-handoff';
+  static readonly HANDOFF_DUE = HANDOFF_DUE;
   /** `error` of a step stopped by a signal, a double Ctrl-C or an aborted `signal`. */
   static readonly KILLED = KILLED;
-  /** Every stall error begins with this (decision 30). */
+  /** Every stall error begins with this (decisions.md D30). */
   static readonly STALL_PREFIX = STALL_PREFIX;
   /** What an interrupt-resume prompt ends with. */
   static readonly INTERRUPT_NOTE = INTERRUPT_NOTE;
@@ -72,22 +72,30 @@ export class Runtime {
   readonly runId: string = newRunId();
   readonly store: FlowerSessionStore;
   readonly resilience: Resilience;
-  /** The run cap in dollars (decision 25), or null. */
+  /** The run cap in dollars (decisions.md D25), or null. */
   readonly budgetUsd: number | null;
   /** Finished steps of this process, in order. */
   readonly results: StepResult[] = [];
   /** Failures of event sinks, session callbacks and manifest writes: recorded, never fatal. */
   readonly uiErrors: string[] = [];
-  /** When and how a step hands off to a new session instead of compacting (rm §4). */
+  /** When and how a step hands off to a new session instead of compacting (docs/handoff.md). */
   readonly handoff: HandoffPolicy;
   /** The workbench every step shares (index, spill, notes), or null. */
   readonly workbench: Workbench | null;
   /** Results of this many characters or more are spilled to the workbench; null = never. */
   readonly spillThreshold: number | null;
-  /** Called after a step wrote a handoff document, with the step, the file and its sha256 (decision 23). */
+  /**
+   * Called after a step wrote a handoff document, with the step, the file and its sha256 (decisions.md D23).
+   */
   onHandoff: ((step: string, path: string, sha256: string) => void) | null = null;
   /** Called with each new session id as soon as it is known (before the first turn). */
   onSession: ((sessionId: string) => void) | null = null;
+  /**
+   * The prices cost is figured at: the list ({@link PRICES_TAKEN}) plus the configuration's `FLOWER_PRICES`.
+   * A model it has to guess a price for is reported once, as a `price_guessed` warning of the step then
+   * running.
+   */
+  readonly prices: PriceTable;
 
   readonly #env: FlowerConfig['env'];
   readonly #lang: Lang;
@@ -97,12 +105,16 @@ export class Runtime {
   #closed = false;
   /** This process's record in `processes.json`: children to end after a crash, sessions it holds. */
   readonly #processes: RunProcesses;
-  /** The workbench block last sent to each session (decision 20). */
+  /** The run's lease when the caller took one: no step starts without it. */
+  readonly #lease: RunLease | null;
+  /** The workbench block last sent to each session (decisions.md D20). */
   readonly #indexSent = new Map<string, string>();
   /** The unsandboxed-shell warning is given once per runtime, at its first step. */
   #sandboxChecked = false;
   /** False when the configuration turned the Bash sandbox off. */
   readonly #sandbox: boolean;
+  /** A yes from git (or the caller) that the workspace is a work tree: git is not asked again every step. */
+  #gitWorkTree: boolean;
 
   /** Throws `FlowerError` `CREDENTIALS_MISSING` (with the four-line message) before touching the disk. */
   constructor(options: RuntimeOptions) {
@@ -110,7 +122,11 @@ export class Runtime {
     this.#env = config.env;
     this.#lang = config.lang ?? languageOf(config.env);
     this.#sandbox = config.sandbox ?? true;
-    const missing = checkCredentials(this.#env);
+    this.#gitWorkTree = options.gitWorkTree === true;
+    // Only the SDK reads credentials: a backend of the caller's own (a scripted one in a test) never uses
+    // them, so demanding a key for it would only make tests invent one.
+    const usesCredentials = options.backend === undefined || options.backend instanceof ClaudeSdkBackend;
+    const missing = usesCredentials ? checkCredentials(this.#env) : null;
     if (missing !== null) throw new FlowerError('CREDENTIALS_MISSING', missing);
     this.resilience = resilienceFrom(options.resilience, config);
     prepareDirectory(options.workspace, 'workspace', this.#lang);
@@ -122,7 +138,20 @@ export class Runtime {
       prepareDirectory(directory, 'runDir', this.#lang);
     }
     this.#processes = new RunProcesses(this.runDir, this.runId);
+    this.#lease = options.lease ?? null;
+    // Lost (another process took over): the turn in flight is cut, so this process writes nothing more.
+    // Aborting alone only interrupts Claude Code, which may still send the turn's tool results; its
+    // processes (and their tools) are ended first.
+    this.#lease?.onLost(() => {
+      endProcessesOf(OWN_TOKEN);
+      this.#current?.controller.abort(this.#leaseLost());
+    });
     this.budgetUsd = options.budgetUsd ?? null;
+    this.prices = new PriceTable(config.prices ?? null);
+    this.prices.onGuess = (model, lookup) => {
+      const step = this.#current;
+      step?.emit(priceGuessWarning(model, lookup, this.#lang, step.result.step));
+    };
     this.workbench = workbenchFrom(options.workbench, this.workspace, this.runDir);
     this.workbench?.ensure();
     this.spillThreshold = options.spillThreshold === undefined ? 4000 : options.spillThreshold || null;
@@ -143,6 +172,11 @@ export class Runtime {
   /** `<runDir>/manifest.json` (it exists once a step has started). */
   get manifestPath(): string {
     return join(this.runDir, MANIFEST_FILE);
+  }
+
+  /** The language of its messages, from its configuration: a workflow on it speaks the same one. */
+  get lang(): Lang {
+    return this.#lang;
   }
 
   /** The SDK project key of the workspace: the key its sessions are stored under. */
@@ -178,68 +212,30 @@ export class Runtime {
       );
     }
     this.#prepareIsolation(spec);
+    // Renewed (and so checked) right before the step: a lease lost meanwhile stops here, before any turn.
+    if (this.#lease !== null && !this.#lease.renew()) throw this.#leaseLost();
     this.#claimResume(options.resume ?? null);
-    const step = new StepRun(options.stepName ?? spec.name, options.onEvent ?? null, {
-      onSession: (sessionId) => {
-        this.#processes.claimSession(sessionId);
-        this.onSession?.(sessionId);
-      },
-      onHandoff: (stepName, path, sha256) => this.onHandoff?.(stepName, path, sha256),
-      persist: () => this.#persist(step),
-      uiErrors: this.uiErrors,
-    });
-    const onAbort = (): void => step.controller.abort(options.signal?.reason);
-    if (options.signal?.aborted === true) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (this.handoff.enabled) step.handoff = new ContextWatermark(this.handoff, { lang: this.#lang });
+    const wiring = this.#wiring();
+    const step = startStep(spec, options, wiring);
+    const untieAbort = tieAbort(step, options.signal);
     this.#current = step;
     if (!this.#sandboxChecked) {
       this.#sandboxChecked = true;
-      const warning = unsandboxedWarning(this.#env, this.#lang, this.#sandbox);
+      const warning = unsandboxedWarning(this.#env, this.#sandbox, step.result.step);
       if (warning !== null) step.emit(warning);
     }
     try {
       if (options.resume) await this.#completeAbandoned(options.resume);
       await runLoop(
         step,
-        {
-          // Too long for one message: saved to a file and replaced by a pointer, never dropped.
-          prompt: fitPrompt(prompt, {
-            folder: this.workbench?.notes ?? join(this.runDir, 'prompts'),
-            name: step.result.step,
-          }),
-          resume: options.resume ?? null,
-          fork: options.fork ?? false,
-          resumeAt: options.resumeAt ?? null,
-          verbatim: options.verbatim ?? false,
-        },
-        {
-          backend: this.#backend,
-          store: this.store,
-          stallTimeoutS: this.resilience.stallTimeoutS,
-          lang: this.#lang,
-          wantedModel: wantedModel(spec, this.#env),
-          runSpentBefore: this.#spent(),
-          options: (plan, sessionStore) =>
-            this.#tie(
-              attemptOptions(this.#attemptContext(), spec, plan, sessionStore, (event) => step.emit(event)),
-            ),
-          relay:
-            this.workbench !== null && spec.workbench
-              ? new IndexRelay(this.workbench, this.#indexSent)
-              : null,
-          workbench: this.workbench,
-          env: this.#env,
-          resilience: this.resilience,
-          caps: { stepCapUsd: spec.maxBudgetUsd, runCapUsd: this.budgetUsd },
-        },
+        loopStart(prompt, step, options, wiring),
+        loopDeps(spec, step, wiring, this.#spent()),
       );
     } catch (error) {
       // runLoop never throws by design; if it does, the step still ends with a row, not a crash.
-      step.result.ok = false;
-      step.result.error = errorText(error);
+      step.record(errorOutcome(errorText(error)));
     } finally {
-      options.signal?.removeEventListener('abort', onAbort);
+      untieAbort();
       step.interrupt = null;
       if (this.#current === step) {
         step.result.endedAt = Date.now() / 1000;
@@ -278,7 +274,7 @@ export class Runtime {
 
   /**
    * For signal handlers: records the in-flight step as `killed-by-signal`, writes the manifest and folds the
-   * store's write-ahead log into `sessions.db` (decision 31), synchronously. Never throws.
+   * store's write-ahead log into `sessions.db` (decisions.md D31), synchronously. Never throws.
    */
   rescue(): void {
     try {
@@ -286,13 +282,15 @@ export class Runtime {
       if (step !== null) {
         this.#current = null;
         step.result.endedAt = Date.now() / 1000;
-        step.result.ok = false;
-        step.result.error ??= KILLED;
+        // A failure already recorded (an attempt waiting for its retry) stays the reason; otherwise it was killed.
+        const { kind } = step.result.outcome;
+        if (kind === 'unfinished' || kind === 'ok') step.record({ kind: 'killed' });
         step.result.costUsd = step.ledger.usd;
         this.results.push(step.result);
         step.controller.abort();
       }
       this.#persist(null);
+      this.#lease?.release();
       this.#processes.leave();
     } catch {
       // A rescue runs while the process is dying; there is nobody left to tell.
@@ -308,6 +306,7 @@ export class Runtime {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#lease?.release();
     this.#processes.leave();
     try {
       this.store.close();
@@ -323,9 +322,11 @@ export class Runtime {
    */
   #prepareIsolation(spec: AgentSpec): void {
     if (isolatedRoles(spec.agents ?? {}).size === 0) return;
-    if (!isGitWorkTree(this.workspace)) {
+    // Only a yes is remembered: after a no, a caller may run `git init` and try the same runtime again.
+    if (!this.#gitWorkTree && !isGitWorkTree(this.workspace)) {
       throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: this.workspace }, this.#lang));
     }
+    this.#gitWorkTree = true;
     excludeWorktrees(this.workspace);
   }
 
@@ -348,16 +349,6 @@ export class Runtime {
     }
   }
 
-  /** Every child this runtime starts is tied to this process and recorded (see `tiedSpawn`). */
-  #tie(options: Options): Options {
-    options.spawnClaudeCodeProcess = tiedSpawn({
-      token: OWN_TOKEN,
-      onSpawn: (pid) => this.#processes.addChild(pid),
-      onExit: (pid) => this.#processes.removeChild(pid),
-    });
-    return options;
-  }
-
   #spent(): number {
     return this.results.reduce((sum, result) => sum + result.costUsd, 0);
   }
@@ -370,7 +361,9 @@ export class Runtime {
         runId: this.runId,
         sessionId,
         loadEntries: () => sessionEntries(this.store, this.projectKey, sessionId),
+        loadTranscripts: () => sessionTranscripts(this.store, this.projectKey, sessionId),
         now: Date.now() / 1000,
+        prices: this.prices,
       });
     } catch (error) {
       this.uiErrors.push(`manifest completion: ${errorText(error)}`);
@@ -387,11 +380,45 @@ export class Runtime {
       resilience: this.resilience,
       workbench: this.workbench,
       spillThreshold: this.spillThreshold,
-      lang: this.#lang,
       sandbox: this.#sandbox,
       journal: this.store instanceof PruningSessionStore ? this.store.toolJournal : null,
       spillsWritten:
         this.store instanceof TrimmingSessionStore ? this.store.spillsWritten.bind(this.store) : null,
+    };
+  }
+
+  /** Writes this run's rows to the manifest again (a gate added flower's check record to a finished row). */
+  saveManifest(): void {
+    this.#persist(null);
+  }
+
+  /** The stop of a process whose lease another one took (or that could not renew it). */
+  #leaseLost(): FlowerError {
+    return new FlowerError('LEASE_LOST', leaseLostText(this.#lease?.lostTo ?? null));
+  }
+
+  /** What this runtime lends a run (step-wiring.ts). */
+  #wiring(): RunWiring {
+    return {
+      runDir: this.runDir,
+      env: this.#env,
+      lang: this.#lang,
+      backend: this.#backend,
+      store: this.store,
+      resilience: this.resilience,
+      handoff: this.handoff,
+      workbench: this.workbench,
+      indexSent: this.#indexSent,
+      processes: this.#processes,
+      uiErrors: this.uiErrors,
+      budgetUsd: this.budgetUsd,
+      prices: this.prices,
+      runId: this.runId,
+      lease: this.#lease,
+      attemptContext: () => this.#attemptContext(),
+      onSession: () => this.onSession,
+      onHandoff: () => this.onHandoff,
+      persist: (step) => this.#persist(step),
     };
   }
 
@@ -405,20 +432,4 @@ export class Runtime {
       this.uiErrors.push(`manifest: ${errorText(error)}`);
     }
   }
-}
-
-/** `true` → the workbench `-W` means (`<runDir>/workbench`); an instance as is; false or absent → none. */
-function workbenchFrom(
-  value: Workbench | boolean | undefined,
-  workspace: string,
-  runDir: string,
-): Workbench | null {
-  if (value instanceof Workbench) return value;
-  return value === true ? benchFor(workspace, { runDir }) : null;
-}
-
-/** An instance as is; `false` → off; `true` or absent → the default policy for this configuration's window. */
-function handoffFrom(value: HandoffPolicy | boolean | undefined, env: FlowerConfig['env']): HandoffPolicy {
-  if (value instanceof HandoffPolicy) return value;
-  return new HandoffPolicy({ enabled: value !== false, env });
 }

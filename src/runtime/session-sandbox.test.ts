@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { agentSpec } from '../agent/agent-spec.js';
 import { sandboxSupport } from '../agent/sandbox-support.js';
+import { describeEvent } from './describe-event.js';
 import { mainCheckoutWall, sessionSandbox, unsandboxedWarning } from './session-sandbox.js';
 
 const made: string[] = [];
@@ -42,14 +43,16 @@ describe('mainCheckoutWall', () => {
 
 describe('unsandboxedWarning', () => {
   test('is a shell_not_sandboxed warning naming the reason when the sandbox cannot run', () => {
-    const warning = unsandboxedWarning({ PATH: '/nonexistent-flower-path' }, 'en');
+    const notice = unsandboxedWarning({ PATH: '/nonexistent-flower-path' });
+    const warning = notice === null ? null : describeEvent(notice, 'en');
     expect(warning).toMatchObject({ kind: 'warning', code: 'shell_not_sandboxed', step: null });
-    expect(warning?.detail).toMatch(/bubblewrap/);
+    expect(notice?.detail).toMatch(/bubblewrap/);
     expect(warning?.text).toMatch(/unsandboxed/);
   });
 
   test('names FLOWER_SANDBOX when the setting turned the sandbox off, even where it could run', () => {
-    const warning = unsandboxedWarning({ PATH: '/usr/bin:/bin' }, 'en', false);
+    const notice = unsandboxedWarning({ PATH: '/usr/bin:/bin' }, false);
+    const warning = notice === null ? null : describeEvent(notice, 'en');
     expect(warning).toMatchObject({
       code: 'shell_not_sandboxed',
       detail: 'turned off by FLOWER_SANDBOX=off',

@@ -18,9 +18,8 @@ import type { AgentSpec } from '../agent/agent-spec.js';
 import { bashSandbox, type SandboxSettings } from '../agent/bash-sandbox.js';
 import { sandboxSupport } from '../agent/sandbox-support.js';
 import type { Env } from '../config/process-environment.js';
-import { uiText, type Lang } from '../config/ui-text.js';
-import type { WarningEvent } from '../events/flower-event.js';
 import { isolatedRoles } from '../guards/agent-input-guard.js';
+import type { RuntimeWarning } from './describe-event.js';
 import { isPathInside } from '../workbench/path-inside.js';
 import type { Workbench } from '../workbench/workbench.js';
 
@@ -82,11 +81,16 @@ export function mainCheckoutWall(workspace: string, writable: readonly string[])
 }
 
 /**
- * The one-line warning that the agent's Bash runs unsandboxed here (its commands see the credentials, and an
- * isolated worker's commands are not walled), or null when the sandbox can run. The runtime gives it once.
- * `enabled` false (the user turned the sandbox off) gives the warning without probing.
+ * The warning that the agent's Bash runs unsandboxed here (its commands see the credentials, and an
+ * isolated worker's commands are not walled), or null when the sandbox can run. The runtime gives it once,
+ * as a notice its step describes. `enabled` false (the user turned the sandbox off) gives the warning
+ * without probing.
  */
-export function unsandboxedWarning(env: Env, lang: Lang, enabled = true): WarningEvent | null {
+export function unsandboxedWarning(
+  env: Env,
+  enabled = true,
+  step: string | null = null,
+): RuntimeWarning | null {
   const support = enabled
     ? sandboxSupport(env['PATH'] ?? '')
     : ({ available: false, reason: SANDBOX_TURNED_OFF } as const);
@@ -95,8 +99,7 @@ export function unsandboxedWarning(env: Env, lang: Lang, enabled = true): Warnin
     kind: 'warning',
     code: 'shell_not_sandboxed',
     detail: support.reason,
-    text: uiText('warn.noSandbox', { reason: support.reason }, lang),
     at: Date.now() / 1000,
-    step: null,
+    step,
   };
 }

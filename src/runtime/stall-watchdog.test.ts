@@ -1,33 +1,64 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { AgentMessage } from '../agent/agent-backend.js';
+import {
+  sdkAssistant,
+  sdkAssistantText,
+  sdkResult,
+  sdkToolResult,
+  sdkToolUse,
+  testUuid,
+} from '../testing/sdk-messages.js';
 import { classify } from './classify-error.js';
 import { StallWatchdog, stallError } from './stall-watchdog.js';
 
-// Minimal SDK messages of the shapes the watchdog reads (sdk-feasibility.md §3).
-const message = (fields: Record<string, unknown>): AgentMessage => fields as unknown as AgentMessage;
-const text = (): AgentMessage =>
-  message({
-    type: 'assistant',
-    parent_tool_use_id: null,
-    message: { content: [{ type: 'text', text: 'hi' }] },
-  });
+// SDK messages of the shapes the watchdog reads, typed as the real SDK sends them.
+type SDKTaskStartedMessage = Extract<AgentMessage, { subtype: 'task_started' }>;
+type SDKTaskNotificationMessage = Extract<AgentMessage, { subtype: 'task_notification' }>;
+type SDKTaskUpdatedMessage = Extract<AgentMessage, { subtype: 'task_updated' }>;
+type SDKBackgroundTasksChangedMessage = Extract<AgentMessage, { subtype: 'background_tasks_changed' }>;
+const ids = () => ({ uuid: testUuid(), session_id: 'session-1' });
+const text = (): AgentMessage => sdkAssistantText('hi');
 const toolUse = (id: string, parent: string | null = null): AgentMessage =>
-  message({
-    type: 'assistant',
-    parent_tool_use_id: parent,
-    message: { content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'make' } }] },
-  });
+  sdkToolUse('Bash', { command: 'make' }, id, { parentToolUseId: parent });
 const toolResult = (id: string, parent: string | null = null): AgentMessage =>
-  message({
-    type: 'user',
-    parent_tool_use_id: parent,
-    message: { content: [{ type: 'tool_result', tool_use_id: id, content: 'done' }] },
-  });
-const taskStarted = (taskId: string, extra: Record<string, unknown> = {}): AgentMessage =>
-  message({ type: 'system', subtype: 'task_started', task_id: taskId, task_type: 'local_agent', ...extra });
-const taskNotification = (taskId: string): AgentMessage =>
-  message({ type: 'system', subtype: 'task_notification', task_id: taskId, status: 'completed' });
-const result = (): AgentMessage => message({ type: 'result', subtype: 'success', is_error: false });
+  sdkToolResult(id, 'done', { parentToolUseId: parent });
+const taskStarted = (taskId: string, extra: Partial<SDKTaskStartedMessage> = {}): SDKTaskStartedMessage => ({
+  type: 'system',
+  subtype: 'task_started',
+  task_id: taskId,
+  task_type: 'local_agent',
+  description: '',
+  ...ids(),
+  ...extra,
+});
+const taskNotification = (taskId: string): SDKTaskNotificationMessage => ({
+  type: 'system',
+  subtype: 'task_notification',
+  task_id: taskId,
+  status: 'completed',
+  output_file: '',
+  summary: '',
+  ...ids(),
+});
+const taskUpdated = (
+  taskId: string,
+  status: NonNullable<SDKTaskUpdatedMessage['patch']['status']>,
+): SDKTaskUpdatedMessage => ({
+  type: 'system',
+  subtype: 'task_updated',
+  task_id: taskId,
+  patch: { status },
+  ...ids(),
+});
+const backgroundTasks = (
+  tasks: SDKBackgroundTasksChangedMessage['tasks'],
+): SDKBackgroundTasksChangedMessage => ({
+  type: 'system',
+  subtype: 'background_tasks_changed',
+  tasks,
+  ...ids(),
+});
+const result = (): AgentMessage => sdkResult();
 
 const SECOND = 1000;
 
@@ -108,15 +139,10 @@ describe('StallWatchdog', () => {
   test('waits for every parallel tool call to finish', () => {
     start(60);
     watchdog.observe(
-      message({
-        type: 'assistant',
-        message: {
-          content: [
-            { type: 'tool_use', id: 'a', name: 'Read', input: {} },
-            { type: 'tool_use', id: 'b', name: 'Read', input: {} },
-          ],
-        },
-      }),
+      sdkAssistant([
+        { type: 'tool_use', id: 'a', name: 'Read', input: {} },
+        { type: 'tool_use', id: 'b', name: 'Read', input: {} },
+      ]),
     );
     watchdog.observe(toolResult('a'));
     vi.advanceTimersByTime(600 * SECOND);
@@ -167,13 +193,9 @@ describe('StallWatchdog', () => {
   test('ends a task on a task_updated with a final status', () => {
     start(120);
     watchdog.observe(taskStarted('task-1'));
-    watchdog.observe(
-      message({ type: 'system', subtype: 'task_updated', task_id: 'task-1', patch: { status: 'running' } }),
-    );
+    watchdog.observe(taskUpdated('task-1', 'running'));
     expect(watchdog.busy).toBe(true);
-    watchdog.observe(
-      message({ type: 'system', subtype: 'task_updated', task_id: 'task-1', patch: { status: 'killed' } }),
-    );
+    watchdog.observe(taskUpdated('task-1', 'killed'));
     expect(watchdog.busy).toBe(false);
   });
 
@@ -181,16 +203,10 @@ describe('StallWatchdog', () => {
     start(120);
     watchdog.observe(taskStarted('foreground', { is_backgrounded: false }));
     watchdog.observe(taskStarted('gone', { is_backgrounded: true }));
-    watchdog.observe(
-      message({
-        type: 'system',
-        subtype: 'background_tasks_changed',
-        tasks: [{ task_id: 'late', task_type: 'local_agent', description: 'x' }],
-      }),
-    );
+    watchdog.observe(backgroundTasks([{ task_id: 'late', task_type: 'local_agent', description: 'x' }]));
     watchdog.observe(taskNotification('foreground'));
     expect(watchdog.busy).toBe(true); // 'late' still runs
-    watchdog.observe(message({ type: 'system', subtype: 'background_tasks_changed', tasks: [] }));
+    watchdog.observe(backgroundTasks([]));
     expect(watchdog.busy).toBe(false);
   });
 
@@ -246,7 +262,7 @@ describe('StallWatchdog timers', () => {
 });
 
 describe('stallError', () => {
-  test('writes the transient stall text of decision 30', () => {
+  test('writes the transient stall text of decisions.md D30', () => {
     expect(stallError(120.4)).toBe('stall: no SDK message for 120 s');
     expect(classify(stallError(401))).toBe('transient');
   });

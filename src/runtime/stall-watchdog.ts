@@ -1,9 +1,10 @@
 /**
- * The stall watchdog (decision 6): a stream that stalls mid-response is noticed by the Claude Code child only
- * after 300 s (its idle limit cannot be set lower; sdk-feasibility.md §5), and `API_TIMEOUT_MS` does not
- * cover it. flower watches the SDK message stream itself: no message for `stallTimeoutS` seconds while no
- * tool call and no subagent is running means the stream is stuck, and the runtime aborts the query,
- * records a transient `stall:` error (decision 30) and resumes the same session.
+ * The stall watchdog (decisions.md D6): a stream that stalls mid-response is noticed by the Claude Code child
+ * only after 300 s (its idle limit cannot be set lower, as probing the real binary showed), and
+ * `API_TIMEOUT_MS` does not cover it. flower watches the SDK message stream itself: no message for
+ * `stallTimeoutS` seconds while no tool call and no subagent is running means the stream is stuck, and the
+ * runtime aborts the query, records a transient `stall:` error (decisions.md D30) and resumes the same
+ * session.
  *
  * A running tool or subagent is silence by design — a build can take twenty minutes — so the watchdog only
  * counts silence while nothing runs. It tracks tool calls (a `tool_use` without its `tool_result` yet, on
@@ -31,7 +32,7 @@ const ENDED_STATUS = new Set(['completed', 'failed', 'killed', 'stopped']);
 
 type Fields = Readonly<Record<string, unknown>>;
 
-/** The `stall:` error text of a step cut off by the watchdog (decision 30). */
+/** The `stall:` error text of a step cut off by the watchdog (decisions.md D30). */
 export function stallError(idleS: number): string {
   return `${STALL_PREFIX} no SDK message for ${Math.round(idleS)} s`;
 }
@@ -79,7 +80,7 @@ export class StallWatchdog {
   observe(message: AgentMessage): void {
     if (this.#done) return;
     this.#lastAt = this.#now();
-    this.#track(message as unknown as Fields);
+    this.#track(message);
     if (this.busy) this.#disarm();
     else this.#arm();
   }

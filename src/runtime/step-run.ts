@@ -1,14 +1,23 @@
 /**
  * `StepRun`: the state of one `Runtime.run()` call — its result, cost ledger, abort controller, pending
  * interrupt and guarded event sink. Everything that used to live on the runtime instance across steps (the
- * reference's watermark and degraded streak, rt §14 #21) lives here, so one step never inherits another's.
+ * reference's watermark and degraded streak, decisions.md D321) lives here, so one step never inherits
+ * another's.
  *
  * @module
  */
-import type { EventSink, FlowerEvent } from '../events/flower-event.js';
+import type { Lang } from '../config/ui-text.js';
+import type { EventSink } from '../events/flower-event.js';
 import type { ContextWatermark } from './context-watermark.js';
+import { CostAttribution } from './cost-breakdown.js';
 import { CostLedger } from './cost-ledger.js';
+import { describeEvent, isNotice, type Emitted } from './describe-event.js';
+import { recordOutcome, type StepOutcome } from './step-outcome.js';
+import type { PriceTable } from './price-table.js';
+import type { BudgetCrossing } from './budget.js';
+import type { BudgetGate } from '../guards/budget-guard.js';
 import { newStepResult, type StepResult } from './step-result.js';
+import { errorText } from '../internal/error-text.js';
 
 /** A human interrupt waiting for the next message boundary; `message` may still be being typed. */
 export interface PendingInterrupt {
@@ -25,6 +34,13 @@ export interface StepRunHooks {
   persist(): void;
   /** Failures of sinks and callbacks, recorded and never fatal. */
   uiErrors: string[];
+  /**
+   * The language of what leaves the step in words: its notices' display lines and its diagnosed errors
+   * (`'en'` by default). The attempt loop itself deals in figures only.
+   */
+  lang?: Lang;
+  /** The prices the step's cost is figured at; the list alone by default. */
+  prices?: PriceTable;
 }
 
 /**
@@ -38,13 +54,23 @@ export const COST_WRITE_INTERVAL_MS = 1000;
 /** One `run()` call in progress. */
 export class StepRun {
   readonly result: StepResult;
-  readonly ledger = new CostLedger();
+  readonly ledger: CostLedger;
+  /** The same responses as {@link ledger}, attributed to the main thread and each subagent (`cost_by`). */
+  readonly attribution: CostAttribution;
   /** Aborted by `signal`, a rescue, or a double Ctrl-C: the step ends as `killed-by-signal`. */
   readonly controller = new AbortController();
   /** Set by `Runtime.interrupt()`, taken at the next message boundary. */
   interrupt: PendingInterrupt | null = null;
   /** Largest main-thread context of the current session generation (reset by a handoff). */
   watermark = 0;
+  /** The gate the budget guards ask before each tool call (set by the attempt loop when a cap is set). */
+  budgetGate: BudgetGate | null = null;
+  /** The cap the projected spend crossed in this step: nothing new starts once it is set. */
+  budgetStop: (BudgetCrossing & { reason: string }) | null = null;
+  /** The budget gate ended the main thread's turn: the attempt ends as a budget stop. */
+  budgetHalted = false;
+  /** The API said a usage limit is reached during the last attempt, and when it resets; else null. */
+  usageLimit: { resetsAt: number; limit: string | null } | null = null;
   /** The served model was checked against the wanted one (once per step). */
   modelChecked = false;
   /** Handoff bookkeeping of this step; null when handoff is off. */
@@ -58,8 +84,18 @@ export class StepRun {
   /** The write {@link StepRun.syncCost} put off to the end of the interval, if any. */
   #costTimer: ReturnType<typeof setTimeout> | null = null;
 
+  /**
+   * The step's language, for the few words the loop hands on as they are: a usage-limit line and the budget
+   * gate's reason to the model. Notices are worded by the describer instead.
+   */
+  get lang(): Lang {
+    return this.#hooks.lang ?? 'en';
+  }
+
   constructor(step: string, sink: EventSink | null, hooks: StepRunHooks, startedAt = Date.now() / 1000) {
     this.result = newStepResult(step, startedAt);
+    this.ledger = new CostLedger(0, hooks.prices);
+    this.attribution = new CostAttribution(hooks.prices === undefined ? {} : { prices: hooks.prices });
     this.#sink = sink;
     this.#hooks = hooks;
   }
@@ -69,15 +105,23 @@ export class StepRun {
     return this.controller.signal.aborted;
   }
 
-  /** Sends `event` to the caller's sink, stamped with the step; a throwing sink is recorded, never fatal. */
-  emit(event: FlowerEvent): void {
-    event.step = this.result.step;
+  /**
+   * Sends `event`, made complete by its maker (its `step` included), to the caller's sink unchanged: a sink
+   * may keep it, so nothing here or later writes to it. A runtime notice is first given its display line
+   * ({@link describeEvent}), as a new event. A throwing sink is recorded, never fatal.
+   */
+  emit(event: Emitted): void {
     if (this.#sink === null || this.#muted) return;
     try {
-      this.#sink(event);
+      this.#sink(isNotice(event) ? describeEvent(event, this.#hooks.lang ?? 'en') : event);
     } catch (error) {
       this.#hooks.uiErrors.push(`event sink: ${errorText(error)}`);
     }
+  }
+
+  /** Records how the step (or its current attempt) ended, its `error` worded in the step's language. */
+  record(outcome: StepOutcome): void {
+    recordOutcome(this.result, outcome, this.#hooks.lang ?? 'en');
   }
 
   /** Runs `work` with events held back (the handoff writing turn is not streamed to the UI). */
@@ -150,9 +194,4 @@ export class StepRun {
   recordUiError(what: string, error: unknown): void {
     this.#hooks.uiErrors.push(`${what}: ${errorText(error)}`);
   }
-}
-
-/** `Name: message` for an Error, the string otherwise. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

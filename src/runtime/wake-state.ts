@@ -1,6 +1,6 @@
 /**
  * `wakeState()`: what a `flower` started in a workspace would continue — a confirmed brief, a goal with
- * checks, the sessions on record, the last context size (runtime.md §7.4). The CLI shows it before asking
+ * checks, the sessions on record, the last context size (docs/continuity.md). The CLI shows it before asking
  * "continue from last time?". Strictly read-only: it creates no file or folder, takes no lock, quarantines
  * nothing and rewrites nothing, even for a moved or damaged run directory.
  *
@@ -9,16 +9,20 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SqliteSessionStore } from '../session/sqlite-session-store.js';
+import { notesFile } from '../workbench/notes-file.js';
 import { workbenchPath } from '../workbench/workbench-path.js';
 import { Lineage } from './lineage.js';
-import { briefComplete, goalCheckCount, noteFile } from './wake-documents.js';
+import { briefComplete, goalCheckCount } from './wake-documents.js';
 
 /** The session store's file name inside the run directory. */
 const SESSIONS_FILE = 'sessions.db';
 
 /** Options of {@link wakeState}. */
 export interface WakeStateOptions {
-  /** Run directory; default `<workspace>/runs` (decisions 3, 29); a relative path resolves against the cwd. */
+  /**
+   * Run directory; default `<workspace>/runs` (decisions.md D3, D29); a relative path resolves against the
+   * cwd.
+   */
   runDir?: string;
   /** Worktree isolation: the workbench is `<parent>/.flower-<name>` instead of `<workspace>/.flower`. */
   isolate?: boolean;
@@ -51,8 +55,8 @@ export function wakeState(workspace = '.', options: WakeStateOptions = {}): Wake
   const root = realOrResolved(workspace);
   const runDir = options.runDir === undefined ? join(root, 'runs') : resolve(options.runDir);
   const notes = join(workbenchPath(root, { isolate: options.isolate ?? false }), 'notes');
-  const brief = options.briefName === undefined ? noteFile(notes, 'brief') : join(notes, options.briefName);
-  const goal = options.goalName === undefined ? noteFile(notes, 'goal') : join(notes, options.goalName);
+  const brief = options.briefName === undefined ? notesFile(notes, 'brief') : join(notes, options.briefName);
+  const goal = options.goalName === undefined ? notesFile(notes, 'goal') : join(notes, options.goalName);
   const lineage = Lineage.open(runDir, root, { readonly: true });
   const workSession = lineage.steps['work'];
   const keys = [lineage.projectKey, ...(lineage.rekey === null ? [] : [lineage.rekey.from])];

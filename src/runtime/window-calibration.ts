@@ -1,5 +1,5 @@
 /**
- * Window self-calibration, `CFG/.windows` (roles-and-mechanisms.md §4.1, api.md §4.3): the smallest
+ * Window self-calibration, `CFG/.windows` (docs/handoff.md, docs/configuration.md): the smallest
  * main-thread context at which a real overflow happened, per endpoint and model. A gateway may serve a
  * model with a smaller window than its name suggests (a `…[1m]` name served as 200K overflowed at ~174K),
  * and the name guess cannot know that; after one overflow the next run hands off in time.
@@ -14,6 +14,8 @@
 import { join } from 'node:path';
 import { configDir } from '../config/config-dir.js';
 import type { Env } from '../config/process-environment.js';
+import { errorMessage } from '../internal/error-text.js';
+import { isRecord } from '../internal/is-record.js';
 import { LockedJsonFile } from '../internal/locked-json-file.js';
 import { newRunId } from './run-id.js';
 
@@ -99,7 +101,7 @@ export function rememberOverflow(context: number, options: RememberOverflowOptio
       return record;
     }
     const outcome = file.update(options.runId ?? newRunId(), (current) => {
-      const entries: Record<string, unknown> = isPlainObject(current) ? { ...current } : {};
+      const entries: Record<string, unknown> = isRecord(current) ? { ...current } : {};
       const known = usableEntries(entries)[key];
       if (known !== undefined && known <= tokens) {
         record.window = known;
@@ -112,7 +114,7 @@ export function rememberOverflow(context: number, options: RememberOverflowOptio
     });
     record.quarantined = outcome.quarantined;
   } catch (error) {
-    record.error = error instanceof Error ? error.message : String(error);
+    record.error = errorMessage(error);
     record.window = null;
     record.lowered = false;
   }
@@ -120,16 +122,12 @@ export function rememberOverflow(context: number, options: RememberOverflowOptio
 }
 
 function calibrationFile(env: Env): LockedJsonFile {
-  return new LockedJsonFile(calibrationPath(env), { accepts: isPlainObject });
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return new LockedJsonFile(calibrationPath(env), { accepts: isRecord });
 }
 
 // Only positive finite numbers count; anything else a hand or another tool wrote is kept on disk but unused.
 function usableEntries(value: unknown): Record<string, number> {
-  if (!isPlainObject(value)) return {};
+  if (!isRecord(value)) return {};
   const entries: Record<string, number> = {};
   for (const [key, tokens] of Object.entries(value)) {
     if (typeof tokens === 'number' && Number.isFinite(tokens) && tokens >= 1)

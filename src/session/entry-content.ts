@@ -7,17 +7,13 @@
  * @module
  */
 import type { SessionStoreEntry } from '../agent/claude-sdk.js';
+import { isRecord } from '../internal/is-record.js';
 
 /** One transcript entry as the SDK mirrors it to a session store (opaque JSON with `type`, maybe `uuid`). */
 export type Entry = SessionStoreEntry;
 
 /** A content block of a message (`text`, `thinking`, `tool_use`, `tool_result`, `image`, …). */
 export type ContentBlock = Record<string, unknown> & { type?: unknown };
-
-/** True for a plain (non-array, non-null) object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The entry's `message` object, if it has one. */
 export function messageOf(entry: Entry): Record<string, unknown> | null {
@@ -79,7 +75,7 @@ export function resultText(content: unknown): string | null {
     if (block['type'] === 'image' || block['type'] === 'document') return null;
     if (block['type'] === 'text' && typeof block['text'] === 'string') texts.push(block['text']);
   }
-  // A newline between blocks: the reference glued them together (cs §11.15).
+  // A newline between blocks: the reference glued them together (decisions.md D415).
   return texts.length > 0 ? texts.join('\n') : null;
 }
 
@@ -107,7 +103,7 @@ const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
 /**
  * Length in code points, the unit the reference (Python) counts in; JavaScript's `.length` counts UTF-16
- * units and would call an emoji two characters (cs §11.5).
+ * units and would call an emoji two characters (decisions.md D405).
  */
 export function codePointLength(text: string): number {
   // The regex engine scans a 20 MB transcript's results several times faster than a charCodeAt loop.

@@ -1,5 +1,6 @@
 /**
- * How `expire()` retires stale results of ephemeral (read-only glance) Bash commands (cs §6.1, §6.4).
+ * How `expire()` retires stale results of ephemeral (read-only glance) Bash commands
+ * (docs/context-economy.md).
  *
  * @module
  */

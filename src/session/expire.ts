@@ -1,7 +1,8 @@
 /**
  * Layer 4a, freshness: results of ephemeral (read-only glance) Bash commands go stale, so all but the newest
- * few are replaced by a short placeholder on the way back to the model (cs §6.4). Expired content is not
- * spilled: re-running the command is the way to see the current state. `Read` results never expire.
+ * few are replaced by a short placeholder on the way back to the model (docs/context-economy.md). Expired
+ * content is not spilled: re-running the command is the way to see the current state. `Read` results never
+ * expire.
  *
  * @module
  */
@@ -89,8 +90,8 @@ export function commandLabel(command: string): string {
 
 /**
  * For each site, how many model turns (distinct assistant messages) follow its entry. The reference called
- * the ordinal among glance results "turns ago" (cs §11.12); this counts real turns. Read from the index's
- * list of assistant entries, walked once from the end, rather than from every entry.
+ * the ordinal among glance results "turns ago" (decisions.md D412); this counts real turns. Read from the
+ * index's list of assistant entries, walked once from the end, rather than from every entry.
  */
 function modelTurnsAfter(index: ToolIndex, sites: readonly Site[]): number[] {
   const counts = new Array<number>(sites.length).fill(0);

@@ -28,18 +28,21 @@ export interface FlowerSessionStore extends SessionStore {
   projects(): string[];
   /**
    * What the load pipeline did to the transcript at `key` on its last `load()`, kept per key so subagent
-   * loads that follow a main load do not overwrite its report (cs §11.11). `null` when nothing rewrote it.
+   * loads that follow a main load do not overwrite its report (decisions.md D411). `null` when nothing
+   * rewrote it.
    */
   reportFor(key: SessionKey): LoadReport | null;
   /**
    * Moves every session stored under `fromProjectKey` to `toProjectKey` (transcripts, subagent transcripts
-   * and summaries), used when a moved workspace changes the SDK's project key (decision 9). A session whose
-   * id already exists under the target is left where it is, never merged or overwritten.
+   * and summaries), used when a moved workspace changes the SDK's project key (decisions.md D9). A session
+   * whose id already exists under the target is left where it is, never merged or overwritten.
    *
    * @returns the number of sessions (main transcripts) moved.
    */
   rekey(fromProjectKey: string, toProjectKey: string): number;
-  /** Folds the write-ahead log back into the database file, so the file alone is complete (decision 31). */
+  /**
+   * Folds the write-ahead log back into the database file, so the file alone is complete (decisions.md D31).
+   */
   checkpoint(): void;
   /** Checkpoints, then closes. Further calls fail; a second `close()` does nothing. */
   close(): void;

@@ -2,7 +2,7 @@
  * Answers tool calls that never got a result. An interrupt at a message boundary can leave a `tool_use`
  * with no `tool_result`; the Messages API then rejects every later request with a 400, so the session could
  * never be resumed. Healing adds a synthetic result instead of deleting the call: deleting would re-chain an
- * assistant entry that may hold valid blocks (cs §6.8).
+ * assistant entry that may hold valid blocks (docs/context-economy.md).
  *
  * @module
  */
@@ -43,8 +43,8 @@ interface UnansweredReply {
 
 /**
  * Finds every `tool_use` not answered by a `tool_result` before the next model reply (the API's rule, not
- * "a result exists somewhere": cs §11.17) and inserts one synthetic `user` entry per assistant entry holding
- * such calls, with a result of `text` for each. The heal entry hangs off that assistant entry, as the
+ * "a result exists somewhere": decisions.md D417) and inserts one synthetic `user` entry per assistant entry
+ * holding such calls, with a result of `text` for each. The heal entry hangs off that assistant entry, as the
  * harness hangs every result off its call; when that entry ends the reply, whatever followed it is
  * re-pointed to the heal entry so the parent chain runs through it. Ids are derived from the assistant's uuid,
  * so loading twice gives the same transcript. The input array and its entries are not modified.

@@ -3,26 +3,10 @@
  *
  * @module
  */
+import type { LoadReport } from '../events/load-report.js';
 
-/** Counts from one `load()` through the session-store layers. */
-export interface LoadReport {
-  /** Stale ephemeral Bash results replaced by a placeholder. */
-  expired: number;
-  /** Old large tool results spilled to a file and replaced by a pointer. */
-  cleared: number;
-  /** Large results kept because they are recent. */
-  kept: number;
-  /** Characters the model no longer has to read. */
-  charsSaved: number;
-  /** Synthetic API-error entries removed. */
-  pruned: number;
-  /** Old denied tool calls removed. */
-  denialsDropped: number;
-  /** Orphaned tool_use blocks answered with a synthetic tool_result. */
-  healed: number;
-  /** Problems met while transforming (a spill file that could not be written, …). */
-  errors: string[];
-}
+// Defined with the events, whose `trim` event carries it to the renderer; named here for the session code.
+export type { LoadReport };
 
 /** A report with every count at zero. */
 export function emptyLoadReport(): LoadReport {

@@ -5,7 +5,8 @@
  * @module
  */
 
-// Not in the UI catalog (decision 28): the model reads these, not the user, and they stay English (decision 1).
+// Not in the UI catalog (decisions.md D28): the model reads these, not the user, and they stay English
+// (decisions.md D1).
 /** Placeholder texts the transforms substitute for tool-result content. */
 export const PLACEHOLDER_TEXT = {
   /** Trim: an old large result moved to a spill file. Slots: `{n}` characters, `{path}` absolute path. */

@@ -1,6 +1,6 @@
 /**
  * What `prune()` removes or neutralises before a resume: synthetic API errors, old denied calls,
- * interrupted results and orphaned tool calls (cs §6.1, §6.6).
+ * interrupted results and orphaned tool calls (docs/context-economy.md).
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Layer 4c, errors: drops synthetic API-error entries and all but the newest denied calls, neutralises
- * results cut off by an interrupt, re-links the parent chain and heals orphaned tool calls (cs §6.6). Trim
- * drops by size and value, prune by "is it an error"; the two stay separate.
+ * results cut off by an interrupt, re-links the parent chain and heals orphaned tool calls
+ * (docs/context-economy.md). Trim drops by size and value, prune by "is it an error"; the two stay separate.
  *
  * @module
  */
@@ -121,8 +121,8 @@ function candidates(
 
 /**
  * The denied tool_use ids to remove: all but the newest `keepDenials`, and the positions of the entries
- * holding them. An id is only taken when both its call and its result can go (cs §11.19): a protected entry,
- * or a uuid-less entry that would be left empty (it cannot be dropped), keeps the pair.
+ * holding them. An id is only taken when both its call and its result can go (decisions.md D419): a protected
+ * entry, or a uuid-less entry that would be left empty (it cannot be dropped), keeps the pair.
  */
 function deadDenials(
   entries: readonly Entry[],
@@ -171,7 +171,7 @@ export function dropBlocks(entry: Entry, ids: ReadonlySet<string>): Entry | 'emp
   if (kept.length === blocks.length) return entry;
   if (kept.length === 0) return 'empty';
   const { toolUseResult: _unused, ...rest } = withBlocks(entry, kept);
-  return rest as Entry;
+  return rest;
 }
 
 function neutralizeInterrupts(entry: Entry, text: string): Entry {

@@ -5,20 +5,18 @@
  *
  * @module
  */
-import type { SessionKey, SessionStoreEntry } from '../agent/claude-sdk.js';
-import { recoverJournalledCalls, toolUseIds } from './journal-recovery.js';
-import { PLACEHOLDER_TEXT } from './placeholder-text.js';
-import { prune } from './prune.js';
+import { journalLayer } from './journal-layer.js';
+import { pruneLayer } from './prune-layer.js';
 import { PrunePolicy } from './prune-policy.js';
+import type { StoreLayer } from './store-layer.js';
 import { ToolJournal } from './tool-journal.js';
 import { asPolicy, TrimmingSessionStore, type LayerOptions } from './trimming-session-store.js';
 
-/** The subpath prefix of a subagent's transcript; the rest is the agent id the hooks report. */
-const SUBAGENT_PREFIX = 'subagents/agent-';
-
 /**
- * A {@link TrimmingSessionStore} whose `load()` also runs the prune layer (cs §6): base load → expire →
- * trim → prune (→ relink → healOrphans) → journal recovery. Storage is never changed.
+ * A {@link TrimmingSessionStore} whose `load()` also runs the prune layer (docs/context-economy.md): base
+ * load → expire → trim → prune (→ relink → healOrphans) → journal recovery. Storage is never changed. A thin
+ * preset over the layer values ({@link pruneLayer}, {@link journalLayer}); `layeredStore()` runs the same
+ * layers over any other base store.
  */
 export class PruningSessionStore extends TrimmingSessionStore {
   /** The prune layer's settings. */
@@ -51,34 +49,8 @@ export class PruningSessionStore extends TrimmingSessionStore {
     super.close();
   }
 
-  protected override async transform(
-    key: SessionKey,
-    entries: SessionStoreEntry[],
-  ): Promise<SessionStoreEntry[]> {
-    let current = await super.transform(key, entries);
-    if (this.prunePolicy.enabled) {
-      current = this.applyLayer(key, 'prune', current, (input) =>
-        prune(input, this.prunePolicy, this.toolIndexOf(input)),
-      );
-    }
-    const journal = this.toolJournal;
-    const agentId = agentOf(key);
-    if (journal === null || agentId === undefined) return current;
-    return this.applyLayer(key, 'journal', current, (input) => {
-      const stored = toolUseIds(entries);
-      return recoverJournalledCalls(input, {
-        storedCalls: stored,
-        journalledIds: journal.idsOf(key.sessionId, agentId),
-        journalled: journal.callsOf(key.sessionId, agentId, stored),
-        text: PLACEHOLDER_TEXT.journalled,
-        orphanText: this.prunePolicy.orphanText,
-      });
-    });
+  /** The trimming preset's layers, then prune, then journal recovery (a no-op without `journal: true`). */
+  protected override presetLayers(): StoreLayer[] {
+    return [...super.presetLayers(), pruneLayer(this.prunePolicy), journalLayer(this.prunePolicy.orphanText)];
   }
-}
-
-/** The agent id of a subagent transcript, null for the main one, undefined for any other subpath. */
-function agentOf(key: SessionKey): string | null | undefined {
-  if (key.subpath === undefined || key.subpath === '') return null;
-  return key.subpath.startsWith(SUBAGENT_PREFIX) ? key.subpath.slice(SUBAGENT_PREFIX.length) : undefined;
 }

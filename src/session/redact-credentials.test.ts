@@ -10,7 +10,7 @@ function toolResult(text: string): SessionStoreEntry {
     type: 'user',
     uuid: 'u1',
     message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: text }] },
-  } as unknown as SessionStoreEntry;
+  };
 }
 
 describe('redactEntries', () => {
@@ -48,11 +48,12 @@ describe('redactingStore', () => {
   test('appends redacted entries and passes every other call through', async () => {
     const appended: SessionStoreEntry[][] = [];
     const store: SessionStore & { extra(): string } = {
-      async append(_key: SessionKey, entries: SessionStoreEntry[]) {
+      append(_key: SessionKey, entries: SessionStoreEntry[]) {
         appended.push(entries);
+        return Promise.resolve();
       },
-      async load() {
-        return null;
+      load() {
+        return Promise.resolve(null);
       },
       extra() {
         return 'kept';
@@ -66,7 +67,7 @@ describe('redactingStore', () => {
   });
 
   test('is the store itself when there is nothing to redact', () => {
-    const store: SessionStore = { append: async () => {}, load: async () => null };
+    const store: SessionStore = { append: () => Promise.resolve(), load: () => Promise.resolve(null) };
     expect(redactingStore(store, [])).toBe(store);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Re-attaches the children of removed entries to their nearest surviving ancestor (cs §6.7, structural red
- * line 3). The harness rebuilds a conversation by walking `parentUuid` back from the leaf, so one broken
- * link would silently lose all earlier history.
+ * Re-attaches the children of removed entries to their nearest surviving ancestor (docs/context-economy.md,
+ * structural red line 3). The harness rebuilds a conversation by walking `parentUuid` back from the leaf, so
+ * one broken link would silently lose all earlier history.
  *
  * @module
  */

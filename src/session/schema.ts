@@ -1,7 +1,8 @@
 /**
  * The `sessions.db` schema and connection settings. The DDL is the Python flower's, byte for byte
- * (context-and-stores.md §5.1, decision 1), so a database written by either implementation opens in the other.
- * Do not reformat the SQL strings: SQLite keeps the statement text in `sqlite_master`, and tests compare it.
+ * (docs/session-stores.md, decisions.md D1), so a database written by either implementation opens in the
+ * other. Do not reformat the SQL strings: SQLite keeps the statement text in `sqlite_master`, and tests
+ * compare it.
  *
  * @module
  */
@@ -51,7 +52,7 @@ export const SCHEMA_COLUMNS: Readonly<Record<string, readonly string[]>> = {
  *
  * - `journal_mode=WAL`: readers never block the writer, and several processes (parallel runs sharing one
  *   `runs/`) can append to one file. The `-wal` and `-shm` files beside it are part of the database until a
- *   checkpoint folds them back (decision 31).
+ *   checkpoint folds them back (decisions.md D31).
  * - `synchronous=NORMAL`: in WAL mode this loses at most the last transactions on power loss, never
  *   consistency; the SDK has already written the transcript locally before it mirrors to the store.
  * - The busy timeout was set by the driver on open, before this first statement.

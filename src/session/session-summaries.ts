@@ -160,7 +160,7 @@ export class SessionSummaries {
  * A summary row as written by this store (the TS `SessionSummaryEntry` JSON), or `null` for anything else
  * (the Python flower's shape with `session_id`, or damage), which the caller rebuilds from the transcript.
  */
-function decodeSummary(row: SummaryRow & { session_id: string }): SessionSummaryEntry | null {
+export function decodeSummary(row: SummaryRow & { session_id: string }): SessionSummaryEntry | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(row.data);

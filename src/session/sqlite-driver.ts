@@ -1,7 +1,7 @@
 /**
  * The one module that touches `better-sqlite3`. Session stores talk to this small seam (open, exec,
  * prepare → run/get/all, immediate transactions, close), so the driver can later be swapped for `node:sqlite`
- * (once the floor is Node 22) or libsql without touching the stores (ecosystem.md §4).
+ * (once the floor is Node 22) or libsql without touching the stores (docs/architecture.md, dependencies).
  *
  * @module
  */
@@ -40,9 +40,14 @@ export interface SqliteConnection {
   pragmaValue(pragma: string): unknown;
   /**
    * Runs `work` inside `BEGIN IMMEDIATE … COMMIT` (rolled back if it throws). IMMEDIATE takes the write lock up
-   * front, so a read-then-write sequence cannot interleave with another process's writer (cs §11.7).
+   * front, so a read-then-write sequence cannot interleave with another process's writer (decisions.md D407).
    */
   immediate<T>(work: () => T): T;
+  /**
+   * Copies the database into a new file at `destination` with SQLite's online backup: a consistent
+   * snapshot (the write-ahead log included) while other processes go on writing.
+   */
+  backup(destination: string): Promise<void>;
   /** Closes the connection (idempotent). */
   close(): void;
 }
@@ -161,6 +166,9 @@ function wrap(database: Database.Database, path: string, readonly: boolean): Sql
     },
     immediate<T>(work: () => T): T {
       return transaction.immediate(work) as T;
+    },
+    async backup(destination) {
+      await database.backup(destination);
     },
     close() {
       if (database.open) database.close();

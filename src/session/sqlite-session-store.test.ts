@@ -20,7 +20,7 @@ import { isFlowerError } from '../errors.js';
 import { FLOWER_APPLICATION_ID } from './schema.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 
-/** The reference DDL, copied from context-and-stores.md §5.1 (not from schema.ts, so a drift fails). */
+/** The reference DDL, copied from docs/session-stores.md (not from schema.ts, so a drift fails). */
 const REFERENCE_DDL = `CREATE TABLE IF NOT EXISTS entries (
     store_key TEXT NOT NULL,
     seq       INTEGER NOT NULL,

@@ -24,12 +24,13 @@ import type { SqliteConnection } from './sqlite-driver.js';
 import { explainStoreError, parseStoredEntry } from './store-errors.js';
 import { checkedProjectKey, childRange, sessionPrefix, storeKey } from './store-key.js';
 import { StatementCache } from './store-queries.js';
+import type { TranscriptSnapshotSource } from './transcript-snapshot.js';
 
 export { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_CONTEXT_SCAN } from './sqlite-session-store-options.js';
 export type { SqliteSessionStoreOptions } from './sqlite-session-store-options.js';
 
 /**
- * A {@link FlowerSessionStore} on better-sqlite3, in the reference schema (context-and-stores.md §5).
+ * A {@link FlowerSessionStore} on better-sqlite3, in the reference schema (docs/session-stores.md).
  *
  * Behaviour, per SDK call:
  * - `append` runs in one `BEGIN IMMEDIATE` transaction: entries whose `uuid` is already stored for the key, or
@@ -41,15 +42,16 @@ export type { SqliteSessionStoreOptions } from './sqlite-session-store-options.j
  * - `delete` of a main key also removes its summary and every subagent transcript under it.
  *
  * The file is in WAL mode with a busy timeout, so parallel runs can share it; `close()` checkpoints so the
- * `.db` file alone is complete afterwards (decision 31).
+ * `.db` file alone is complete afterwards (decisions.md D31).
  *
- * **Subclassing.** The load pipeline (`TrimmingSessionStore`, `PruningSessionStore`) rewrites what the model
- * sees on resume without touching what is stored. `load()` calls {@link SqliteSessionStore.loadRaw} and then
- * {@link SqliteSessionStore.transform}; a layer overrides `transform(key, entries)` (calling
- * `super.transform` first to stack layers), returns new arrays and objects rather than mutating its input,
- * and overrides {@link SqliteSessionStore.reportFor} to expose what it did per key.
+ * **Layers.** The load pipeline rewrites what the model sees on resume without touching what is stored. Its
+ * layers are values (`expireLayer`, `trimLayer`, …) that `layeredStore(base, layers)` runs over any base
+ * store, this one included; `TrimmingSessionStore` and `PruningSessionStore` are presets that run them from
+ * {@link SqliteSessionStore.transform}. `load()` calls {@link SqliteSessionStore.loadRaw} and then
+ * `transform(key, entries)`, which a subclass may override (calling `super.transform` first), returning new
+ * arrays and objects rather than mutating its input.
  */
-export class SqliteSessionStore implements FlowerSessionStore {
+export class SqliteSessionStore implements FlowerSessionStore, TranscriptSnapshotSource {
   /** Absolute path of the database file. */
   readonly path: string;
   /** True when opened with `readonly`. */
@@ -90,6 +92,8 @@ export class SqliteSessionStore implements FlowerSessionStore {
   }
 
   // ---- SDK SessionStore protocol ------------------------------------------------------------------------
+
+  /* eslint-disable @typescript-eslint/require-await -- the protocol is async, and `async` turns an error thrown by the synchronous driver into a rejected promise, as callers of the protocol expect */
 
   /** Stores a batch of transcript entries (see the class description for de-duplication and summaries). */
   async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
@@ -155,6 +159,8 @@ export class SqliteSessionStore implements FlowerSessionStore {
     });
   }
 
+  /* eslint-enable @typescript-eslint/require-await */
+
   // ---- flower's own synchronous queries -----------------------------------------------------------------
 
   /** True when the main transcript `projectKey/sessionId` exists (one index lookup). */
@@ -215,7 +221,16 @@ export class SqliteSessionStore implements FlowerSessionStore {
     });
   }
 
-  /** Checkpoints (decision 31) and closes. Idempotent. */
+  /**
+   * Writes a consistent copy of the whole store to a new SQLite file at `destination` (SQLite's online
+   * backup: the write-ahead log is included, other processes may go on writing meanwhile). What
+   * `flower export` packs; see {@link TranscriptSnapshotSource}.
+   */
+  async snapshotTo(destination: string): Promise<void> {
+    await this.#open().backup(destination);
+  }
+
+  /** Checkpoints (decisions.md D31) and closes. Idempotent. */
   close(): void {
     const connection = this.#connection;
     if (connection === null) return;

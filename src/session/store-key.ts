@@ -8,7 +8,7 @@ import type { SessionKey } from '../agent/claude-sdk.js';
 
 /**
  * `projectKey/sessionId` for a main transcript, `projectKey/sessionId/subpath` for a subagent transcript
- * (`subpath` looks like `subagents/agent-<id>`), as in the reference (context-and-stores.md §5.2).
+ * (`subpath` looks like `subagents/agent-<id>`), as in the reference (docs/session-stores.md).
  *
  * @throws TypeError for a key no SDK would send: an empty `subpath` (the SDK omits it for the main
  *   transcript; the reference silently treated `""` as main for entries but not for summaries), an empty id,
@@ -50,7 +50,8 @@ function checkedSegment(name: string, value: string): string {
 /**
  * The half-open range `[low, high)` of every string that starts with `prefix + '/'`, for SQL range
  * comparisons (`store_key >= low AND store_key < high`). Unlike `LIKE 'prefix/%'`, `_` and `%` in a project
- * key are not wildcards, and the primary-key index is used (cs §11.9). `'0'` is the code point right after
+ * key are not wildcards, and the primary-key index is used (decisions.md D409). `'0'` is the code point right
+ * after
  * `'/'`, so `high` is the smallest string above every key in the range under SQLite's byte order.
  */
 export function childRange(prefix: string): { low: string; high: string } {

@@ -9,7 +9,6 @@
 import {
   blocksOf,
   isProtected,
-  isRecord,
   isToolResult,
   isToolUse,
   messageOf,
@@ -17,6 +16,7 @@ import {
   type ContentBlock,
   type Entry,
 } from './entry-content.js';
+import { isRecord } from '../internal/is-record.js';
 
 /** Where one tool_result block sits, with the length of its text as indexed. */
 export interface ResultSite {

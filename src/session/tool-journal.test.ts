@@ -87,7 +87,7 @@ describe('PruningSessionStore with a journal', () => {
     expect(await raw.load(subagent)).toEqual(transcript.entries.slice(0, 1));
   });
 
-  test('shows nothing extra without a journal', async () => {
+  test('shows nothing extra without a journal', () => {
     const store = opened(
       new PruningSessionStore(join(directory, 'sessions.db'), join(directory, 'workspace')),
     );

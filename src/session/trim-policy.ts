@@ -1,5 +1,5 @@
 /**
- * How `trim()` moves old large tool results out of the resumed context (cs §6.1, §6.5).
+ * How `trim()` moves old large tool results out of the resumed context (docs/context-economy.md).
  *
  * @module
  */
@@ -40,7 +40,7 @@ export function wholeNumber(name: string, value: number): number {
 function relativeDirectory(directory: string): string {
   const normalized = normalize(directory);
   // An absolute or escaping path would put spill files outside the workspace, where the pointer shown to
-  // the model could not be resolved against it (the reference crashed on this, cs §11.14).
+  // the model could not be resolved against it (the reference crashed on this, decisions.md D414).
   if (
     directory.trim() === '' ||
     isAbsolute(directory) ||

@@ -7,8 +7,8 @@ import { uiText, type Lang } from '../config/ui-text.js';
 import type { LoadReport } from './load-report.js';
 
 /**
- * One line naming every counter that is not zero (the reference showed only trim or expiry, cs §11.11), or
- * "Nothing trimmed". Token savings are estimated as characters / 4.
+ * One line naming every counter that is not zero (the reference showed only trim or expiry,
+ * decisions.md D411), or "Nothing trimmed". Token savings are estimated as characters / 4.
  */
 export function trimReport(report: LoadReport, lang: Lang = 'en'): string {
   const parts: string[] = [];

@@ -1,7 +1,7 @@
 /**
  * Layer 4b, size: old large tool results are written to `<workspace>/<spillDirname>/<sha256[0:16]>.txt`
- * and replaced in the resumed context by a pointer the agent can `Read` (cs §6.5). The stored transcript is
- * never changed, so turning trim off and resuming again restores everything.
+ * and replaced in the resumed context by a pointer the agent can `Read` (docs/context-economy.md). The stored
+ * transcript is never changed, so turning trim off and resuming again restores everything.
  *
  * @module
  */
@@ -92,8 +92,8 @@ export interface TrimOptions {
 /**
  * Spills every large tool result (text of at least `minChars`) except the newest `keepRecent` and puts a
  * pointer in its place. A spill file that cannot be written leaves its block untouched and is recorded in
- * `report.errors`: an I/O problem must never abort a resume (cs §11.14). Identical content maps to one file,
- * written once. The input array and its entries are not modified.
+ * `report.errors`: an I/O problem must never abort a resume (decisions.md D414). Identical content maps to
+ * one file, written once. The input array and its entries are not modified.
  */
 export function trim(entries: readonly Entry[], policy: TrimPolicy, options: TrimOptions): Transform {
   const sites: Site[] = [];

@@ -66,7 +66,7 @@ describe('TrimmingSessionStore', () => {
       expired: 1,
       cleared: 2,
       kept: 1,
-      charsSaved: expect.any(Number),
+      charsSaved: expect.any(Number) as unknown,
       pruned: 0,
       denialsDropped: 0,
       healed: 0,

@@ -7,15 +7,13 @@
 import { resolve } from 'node:path';
 import type { SessionKey, SessionStoreEntry } from '../agent/claude-sdk.js';
 import { EphemeralPolicy } from './ephemeral-policy.js';
-import { expire } from './expire.js';
-import { emptyLoadReport, type LoadReport } from './load-report.js';
+import { expireLayer } from './expire-layer.js';
+import type { LoadReport } from './load-report.js';
+import { LoadPipeline } from './load-pipeline.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
-import { storeKey } from './store-key.js';
-import { SpillQueue } from './spill-queue.js';
-import { indexTools, type ToolIndex } from './tool-index.js';
-import { SpillNames, trim } from './trim.js';
+import type { StoreLayer } from './store-layer.js';
+import { trimLayer } from './trim-layer.js';
 import { TrimPolicy } from './trim-policy.js';
-import type { Transform } from './transform.js';
 
 /** Layer settings shared by the rewriting stores. A boolean turns a layer on or off with default settings. */
 export interface LayerOptions {
@@ -34,8 +32,9 @@ export interface LayerOptions {
 
 /**
  * A {@link SqliteSessionStore} whose `load()` first expires stale ephemeral Bash results, then spills old
- * large tool results to `<workspace>/<spillDirname>/` and points at them (cs §6). What it did is kept per
- * store key and read with {@link TrimmingSessionStore.reportFor}.
+ * large tool results to `<workspace>/<spillDirname>/` and points at them (docs/context-economy.md). A thin
+ * preset: the layers are {@link expireLayer} and {@link trimLayer}, run by the same engine as
+ * `layeredStore()`. What they did is kept per store key and read with {@link TrimmingSessionStore.reportFor}.
  */
 export class TrimmingSessionStore extends SqliteSessionStore {
   /** Absolute workspace path; spill files go under it so the agent's `Read` reaches them. */
@@ -45,20 +44,21 @@ export class TrimmingSessionStore extends SqliteSessionStore {
   /** The expiry layer's settings. */
   readonly ephemeralPolicy: EphemeralPolicy;
 
-  readonly #reports = new Map<string, LoadReport>();
-  /** Spill names of earlier loads, so a resume of the same transcript does not hash every result again. */
-  readonly #spillNames = new SpillNames();
-  /** The tool index of each array this store's `transform` returned, for the layers stacked on it. */
-  readonly #indexes = new WeakMap<readonly SessionStoreEntry[], ToolIndex>();
-  /** Spill files pointed at but not yet written (`deferSpills`), or null when trim writes them itself. */
-  readonly #spills: SpillQueue | null;
+  readonly #deferSpills: boolean;
+  /** Built on first use, so a subclass's {@link TrimmingSessionStore.presetLayers} sees its own fields. */
+  #pipeline: LoadPipeline | null = null;
 
   constructor(path: string, workspace: string, options: LayerOptions = {}) {
     super(path, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
     this.workspace = resolve(workspace);
     this.trimPolicy = asPolicy(options.trim, TrimPolicy);
     this.ephemeralPolicy = asPolicy(options.ephemeral, EphemeralPolicy);
-    this.#spills = options.deferSpills === true ? new SpillQueue() : null;
+    this.#deferSpills = options.deferSpills === true;
+  }
+
+  /** The layers each `load()` runs, in order. */
+  get layers(): readonly StoreLayer[] {
+    return this.#layered().layers;
   }
 
   /**
@@ -66,89 +66,37 @@ export class TrimmingSessionStore extends SqliteSessionStore {
    * `deferSpills`). A file that could not be written is named in that load's report; this never rejects.
    */
   spillsWritten(): Promise<void> {
-    return this.#spills === null ? Promise.resolve() : this.#spills.settled();
+    return this.#pipeline === null ? Promise.resolve() : this.#pipeline.settled();
   }
 
   /** What the last `load()` of `key` did, or `null` when `key` was not loaded through this store. */
   override reportFor(key: SessionKey): LoadReport | null {
-    const report = this.#reports.get(storeKey(key));
-    return report === undefined ? null : { ...report, errors: [...report.errors] };
+    return this.#pipeline === null ? null : this.#pipeline.reportFor(key);
   }
 
-  /** Expire, then trim (expire first, so a small glance result is expired rather than spilled). */
+  /**
+   * This preset's layers, in order: expire, then trim (expire first, so a small glance result is expired
+   * rather than spilled). Called once, on first use.
+   */
+  protected presetLayers(): StoreLayer[] {
+    return [
+      expireLayer(this.ephemeralPolicy),
+      trimLayer(this.trimPolicy, { workspace: this.workspace, deferSpills: this.#deferSpills }),
+    ];
+  }
+
+  /** Runs the preset's layers over what the base store's `transform` returns. */
   protected override async transform(
     key: SessionKey,
     entries: SessionStoreEntry[],
   ): Promise<SessionStoreEntry[]> {
-    let current = await super.transform(key, entries);
-    this.#reports.set(storeKey(key), emptyLoadReport());
-    if (!this.ephemeralPolicy.enabled && !this.trimPolicy.enabled) return current;
-    // One walk over the tool blocks for both layers; expire keeps every entry in place, so it still holds.
-    const index = indexTools(current);
-    if (this.ephemeralPolicy.enabled) {
-      current = this.applyLayer(key, 'expire', current, (input) =>
-        expire(input, this.ephemeralPolicy, index),
-      );
-    }
-    if (this.trimPolicy.enabled) {
-      const spills = this.#spills;
-      current = this.applyLayer(key, 'trim', current, (input) =>
-        trim(input, this.trimPolicy, {
-          workspace: this.workspace,
-          names: this.#spillNames,
-          index,
-          ...(spills === null
-            ? {}
-            : { queue: { spills, onError: (message) => this.mergeReport(key, { errors: [message] }) } }),
-        }),
-      );
-      // Start writing now, off the load's path: the runtime awaits them before the first tool call.
-      spills?.flush();
-    }
-    this.#indexes.set(current, index);
-    return current;
+    const stored = await super.transform(key, entries);
+    return this.#layered().run(key, stored, this);
   }
 
-  /**
-   * The tool index shared by this store's layers for `entries`, an array its `transform` returned, so a
-   * layer stacked on it does not walk every block again; undefined for any other array.
-   */
-  protected toolIndexOf(entries: readonly SessionStoreEntry[]): ToolIndex | undefined {
-    return this.#indexes.get(entries);
-  }
-
-  /**
-   * Runs one layer and records its counters. A layer that throws leaves its input as it was and adds a line
-   * to the report's `errors`: a rewriting layer must never be the reason a session cannot be resumed.
-   */
-  protected applyLayer(
-    key: SessionKey,
-    name: string,
-    entries: SessionStoreEntry[],
-    layer: (entries: SessionStoreEntry[]) => Transform,
-  ): SessionStoreEntry[] {
-    try {
-      const result = layer(entries);
-      this.mergeReport(key, result.report);
-      return result.entries;
-    } catch (error) {
-      this.mergeReport(key, {
-        errors: [`${name}: ${error instanceof Error ? error.message : String(error)}`],
-      });
-      return entries;
-    }
-  }
-
-  /** Adds a transform's counters to the report of `key` (for layers stacked on this one). */
-  protected mergeReport(key: SessionKey, part: Partial<LoadReport>): void {
-    const name = storeKey(key);
-    const report = this.#reports.get(name) ?? emptyLoadReport();
-    const { errors, ...counts } = part;
-    for (const [field, value] of Object.entries(counts) as Array<[keyof typeof counts, number]>) {
-      report[field] += value;
-    }
-    if (errors !== undefined) report.errors.push(...errors);
-    this.#reports.set(name, report);
+  #layered(): LoadPipeline {
+    this.#pipeline ??= new LoadPipeline(this.presetLayers());
+    return this.#pipeline;
   }
 }
 

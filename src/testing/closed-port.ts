@@ -1,5 +1,6 @@
 /**
- * A URL on which nothing listens, to test "connection refused" (sdk-feasibility.md §5).
+ * A URL on which nothing listens, to test "connection refused" (the binary retries it like any network
+ * fault).
  *
  * @module
  */

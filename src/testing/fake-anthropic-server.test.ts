@@ -47,7 +47,7 @@ function streamBody(extra: Record<string, unknown> = {}): Record<string, unknown
 
 /** Reads a body to its end or to the error that ends it; returns what arrived and the error, if any. */
 async function readAll(response: Response): Promise<{ body: string; error: unknown }> {
-  const reader = response.body?.getReader();
+  const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array> | undefined;
   const decoder = new TextDecoder();
   let body = '';
   if (reader === undefined) return { body, error: null };
@@ -67,7 +67,7 @@ async function readFrames(
   response: Response,
   count: number,
 ): Promise<ReadableStreamDefaultReader<Uint8Array>> {
-  const reader = response.body!.getReader();
+  const reader = response.body!.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   const decoder = new TextDecoder();
   let body = '';
   while (body.split('\n\n').length - 1 < count) {
@@ -83,11 +83,28 @@ function eventNames(events: ServerSentEvent[]): string[] {
   return events.map((event) => event.event);
 }
 
+/** Token counts as the fake reports them. */
+type Usage = Record<string, number> & { output_tokens: number };
+
+/** An error answer of the Messages API. */
+interface AnthropicErrorReply {
+  type: string;
+  error: { type: string; message: string };
+}
+
+/** The fields of a streamed event that {@link assemble} reads. */
+interface StreamEvent {
+  type: string;
+  index: number;
+  content_block: Record<string, unknown>;
+  delta: { type: string; text?: string; thinking?: string; signature?: string; partial_json?: string };
+}
+
 /** Joins the deltas of a streamed message back into blocks, as the CLI's reader does. */
 function assemble(events: ServerSentEvent[]): Record<string, unknown>[] {
   const blocks: Record<string, unknown>[] = [];
   for (const { data } of events) {
-    const event = data as Record<string, any>;
+    const event = data as StreamEvent;
     if (event['type'] === 'content_block_start') blocks[event['index']] = { ...event['content_block'] };
     if (event['type'] !== 'content_block_delta') continue;
     const block = blocks[event['index']]!;
@@ -130,7 +147,7 @@ describe('FakeAnthropicServer', () => {
       'message_stop',
     ]);
     expect(assemble(events)).toEqual([{ type: 'text', text: 'Hello there, world' }]);
-    const start0 = events[0]?.data as Record<string, any>;
+    const start0 = events[0]?.data as Record<string, unknown>;
     expect(start0['message']).toMatchObject({ role: 'assistant', model: 'claude-test-1', content: [] });
     expect(events[5]?.data).toMatchObject({ delta: { stop_reason: 'end_turn' } });
   });
@@ -162,8 +179,8 @@ describe('FakeAnthropicServer', () => {
     const server = await start(always({ kind: 'message', content: [text('ok')] }));
     const usageOf = async (body: unknown): Promise<Record<string, number>> => {
       const events = parseServerSentEvents(await (await post(server, body)).text());
-      const startUsage = (events[0]?.data as Record<string, any>)['message'].usage;
-      const deltaUsage = (events.at(-2)?.data as Record<string, any>)['usage'];
+      const startUsage = (events[0]?.data as { message: { usage: Usage } }).message.usage;
+      const deltaUsage = (events.at(-2)?.data as { usage: Usage }).usage;
       expect(startUsage.output_tokens).toBe(1);
       return { ...startUsage, output_tokens: deltaUsage.output_tokens };
     };
@@ -189,7 +206,7 @@ describe('FakeAnthropicServer', () => {
     );
     const body = (await (await post(server, { ...streamBody(), stream: false })).json()) as Record<
       string,
-      any
+      unknown
     >;
     expect(body['usage']).toMatchObject({
       input_tokens: 3000,
@@ -262,7 +279,7 @@ describe('FakeAnthropicServer', () => {
     const response = await post(server, streamBody());
     expect(response.status).toBe(status);
     expect(response.headers.get('retry-after')).toBe(status === 429 ? '1' : null);
-    const body = (await response.json()) as Record<string, any>;
+    const body = (await response.json()) as AnthropicErrorReply;
     expect(body).toMatchObject({ type: 'error', error: { type: errorType } });
     expect(body['error'].message).not.toBe('');
   });
@@ -306,7 +323,7 @@ describe('FakeAnthropicServer', () => {
     const { body, error } = await readAll(await post(server, { ...streamBody(), stream: false }));
     expect(error).not.toBeNull();
     expect(body.startsWith('{"id":"msg_fake_')).toBe(true);
-    expect(() => JSON.parse(body)).toThrow();
+    expect((): unknown => JSON.parse(body)).toThrow();
   });
 
   test('ends a stream with an SSE error event after the given number of events', async () => {
@@ -373,7 +390,7 @@ describe('FakeAnthropicServer', () => {
     expect(server.calls[0]?.headers['x-api-key']).toBeUndefined();
     expect(server.calls[0]?.headers['authorization']).toBeUndefined();
     expect(server.calls[0]?.headers['content-type']).toBe('application/json');
-    expect(server.calls[1]?.body.unknown_field).toEqual({ x: 1 });
+    expect(server.calls[1]?.body['unknown_field']).toEqual({ x: 1 });
     expect(server.unexpectedCalls).toEqual([]);
   });
 
@@ -407,13 +424,13 @@ describe('FakeAnthropicServer', () => {
       if (request.turn === 0) throw new UnscriptedCallError('fake API: nothing for you');
       throw new Error('boom');
     });
-    const first = (await (await post(server, streamBody())).json()) as Record<string, any>;
+    const first = (await (await post(server, streamBody())).json()) as AnthropicErrorReply;
     const second = (await (
       await post(
         server,
         streamBody({ messages: [userHello, { role: 'assistant', content: 'x' }, userHello] }),
       )
-    ).json()) as Record<string, any>;
+    ).json()) as AnthropicErrorReply;
     expect(first['error'].message).toBe('fake API: nothing for you');
     expect(second['error'].message).toBe('fake API: the script failed for main turn 1: boom');
     expect(server.unexpectedCalls).toHaveLength(2);
@@ -463,7 +480,7 @@ describe('FakeAnthropicServer', () => {
         type: 'invalid_request_error',
         message: expect.stringContaining(
           'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_x',
-        ),
+        ) as unknown,
       },
     });
     expect(server.rejectedCalls).toHaveLength(1);

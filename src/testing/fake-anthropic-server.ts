@@ -1,7 +1,7 @@
 /**
  * A scripted fake Anthropic Messages API: a real `node:http` server on 127.0.0.1 (port 0) that the real
  * Claude Code binary talks to through `ANTHROPIC_BASE_URL`. An in-process interceptor cannot see the
- * binary's requests, hence a socket (aesthetics.md §3.4). Routes (sdk-feasibility.md §9, §10):
+ * binary's requests, hence a socket. Routes (docs/testing.md):
  * `POST /v1/messages` → the script's answer; `POST /v1/messages/count_tokens` → `{input_tokens}`; anything
  * else → 404, recorded as unexpected.
  *
@@ -11,6 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { errorMessage } from '../internal/error-text.js';
+import { isRecord } from '../internal/is-record.js';
 
 import { text } from './content-blocks.js';
 import type { FakeScript } from './fake-script.js';
@@ -58,14 +60,6 @@ function parseJson(raw: string): unknown {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * The fake server. Start it with {@link FakeAnthropicServer.start}, point the child at `url`, read `calls`
  * afterwards, and `close()` it (which also ends hung and stalled connections, so tests finish).
@@ -85,6 +79,8 @@ export class FakeAnthropicServer {
   readonly #strict: boolean;
   readonly #enforceToolPairs: boolean;
   readonly #sockets = new Set<Socket>();
+  /** Callers of {@link FakeAnthropicServer.nextCall} waiting for the next request. */
+  #callWaiters: Array<(call: FakeRequest) => void> = [];
   readonly #port: number;
   #closing: Promise<void> | null = null;
   #offline: Promise<void> | null = null;
@@ -138,6 +134,14 @@ export class FakeAnthropicServer {
     return this.#closing;
   }
 
+  /**
+   * The next request to arrive (any path), so a test can await it instead of sleeping — for example to
+   * see that no request comes before a usage limit resets.
+   */
+  nextCall(): Promise<FakeRequest> {
+    return new Promise((resolve) => this.#callWaiters.push(resolve));
+  }
+
   /** True between {@link goOffline} and {@link goOnline}. */
   get offline(): boolean {
     return this.#offline !== null;
@@ -181,6 +185,9 @@ export class FakeAnthropicServer {
       body,
     });
     this.calls.push(call);
+    const waiters = this.#callWaiters;
+    this.#callWaiters = [];
+    for (const waiter of waiters) waiter(call);
     const context: ResponseContext = {
       response,
       stream: isRecord(body) && body['stream'] === true,

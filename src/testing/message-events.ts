@@ -1,7 +1,7 @@
 /**
  * Builds the assistant `Message` a scripted answer stands for, and the SSE events that stream it
- * (sdk-feasibility.md §10): `message_start` with the input-side usage, per block a start, deltas and a stop,
- * then `message_delta` with the stop reason and `output_tokens`, then `message_stop`.
+ * (as the Messages API streams it): `message_start` with the input-side usage, per block a start, deltas and
+ * a stop, then `message_delta` with the stop reason and `output_tokens`, then `message_stop`.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Turns an HTTP request into the {@link FakeRequest} a script sees, using only the few request features
- * that stay stable across Claude Code versions (sdk-feasibility.md §10): the thread comes from the
+ * that stay stable across Claude Code versions (docs/testing.md): the thread comes from the
  * `x-claude-code-agent-id` header, the turn from the number of assistant messages already in the
  * conversation (so a retry, which re-sends the same body, lands on the same turn), and a compaction request
  * from its fixed opening words.
@@ -8,6 +8,7 @@
  * @module
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { isRecord } from '../internal/is-record.js';
 
 /** One request the fake received, as recorded and as handed to the script. */
 export interface FakeRequest {
@@ -17,13 +18,28 @@ export interface FakeRequest {
   /** Lower-case header names; `x-api-key` and `authorization` are removed. */
   headers: Record<string, string>;
   /** The parsed JSON body, or the raw text when it is not JSON. */
-  body: any;
+  body: FakeRequestBody;
   /** `'main'`, or the subagent's id from the `x-claude-code-agent-id` header. */
   thread: string;
   /** Number of `role: 'assistant'` messages in `body.messages`: 0 for the first call of a thread. */
   turn: number;
   /** True for the CLI's own compaction request (last user text starts with "CRITICAL: Respond with TEXT ONLY"). */
   compaction: boolean;
+}
+
+/**
+ * A Messages API request body, typed only as far as the fake can vouch for it: Claude Code decides the
+ * fields, so each is `unknown` until a test narrows it. A body that was not JSON is kept as its raw text,
+ * whose properties read as `undefined` just as these optional fields say.
+ */
+export interface FakeRequestBody {
+  readonly [field: string]: unknown;
+  readonly model?: unknown;
+  readonly max_tokens?: unknown;
+  readonly stream?: unknown;
+  readonly system?: unknown;
+  readonly tools?: readonly unknown[];
+  readonly messages?: readonly unknown[];
 }
 
 /** The thread name of requests without an agent id header. */
@@ -42,10 +58,6 @@ export function redactHeaders(headers: IncomingHttpHeaders): Record<string, stri
     copy[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return copy;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The messages of a request body (empty when the body has none). */
@@ -94,10 +106,13 @@ export function fakeRequest(init: {
     method: init.method,
     path: new URL(init.url, 'http://fake.invalid').pathname,
     headers: redactHeaders(init.headers),
-    body: init.body,
+    // The fake stores what arrived; the type only promises optional, unknown fields (see FakeRequestBody).
+    body: init.body as FakeRequestBody,
     thread,
     turn: messagesOf(init.body).filter((message) => message['role'] === 'assistant').length,
-    compaction: lastUserText({ body: init.body }).trimStart().startsWith(compactionPrefix),
+    compaction: lastUserText({ body: init.body as FakeRequestBody })
+      .trimStart()
+      .startsWith(compactionPrefix),
   };
 }
 

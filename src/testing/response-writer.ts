@@ -1,7 +1,7 @@
 /**
  * Writes one {@link FakeResponse} to the wire: SSE for streaming requests, JSON for the non-streaming
  * fallback the CLI sends after a failed stream, and the faults (destroyed socket, cut stream, SSE error
- * frame, hang, stall) exactly as sdk-feasibility.md §5 and §10 describe them.
+ * frame, hang, stall) exactly as probing the real binary showed them (docs/testing.md).
  *
  * @module
  */
@@ -89,12 +89,15 @@ export function sendError(
     errorType?: string | undefined;
     message?: string | undefined;
     retryAfterS?: number | undefined;
+    headers?: Record<string, string> | undefined;
   } = {},
 ): void {
   const errorType = options.errorType ?? errorTypeForStatus(status);
   const retryAfterS = options.retryAfterS ?? (status === 429 ? retryAfterDefaultS : undefined);
-  const headers: Record<string, string> =
-    retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) };
+  const headers: Record<string, string> = {
+    ...(retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) }),
+    ...options.headers,
+  };
   sendJson(context, status, anthropicErrorBody(errorType, context.requestId, options.message), headers);
 }
 

@@ -15,7 +15,7 @@ describe('scratchEnvironment', () => {
       }
       expect(scratch.workspace).toBe(join(scratch.dir, 'workspace'));
       expect(scratch.env).toEqual({
-        PATH: expect.any(String),
+        PATH: expect.any(String) as unknown,
         HOME: scratch.home,
         LANG: 'C.UTF-8',
         NO_COLOR: '1',
@@ -28,6 +28,7 @@ describe('scratchEnvironment', () => {
         CLAUDE_CODE_MAX_RETRIES: '2',
         API_TIMEOUT_MS: '10000',
         DISABLE_AUTO_COMPACT: '1',
+        CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS: '1',
       });
       expect(scratch.env['PATH']).not.toBe('');
     } finally {

@@ -1,8 +1,8 @@
 /**
  * A throw-away home for one test's Claude Code child: a temp directory with `home/`, `claude-config/`,
- * `workspace/` and `tmp/`, and the explicit child environment that points at them (decisions 4 and 15).
+ * `workspace/` and `tmp/`, and the explicit child environment that points at them (decisions.md D4 and D15).
  * `options.env` replaces the child's whole environment, so nothing from the developer's shell leaks in:
- * no real key, no `~/.claude`, no heavy `~/.bashrc` (which costs seconds per Bash call, sdk-feasibility.md §0).
+ * no real key, no `~/.claude`, no heavy `~/.bashrc` (which costs seconds per Bash call).
  *
  * @module
  */
@@ -43,7 +43,8 @@ export const TEST_API_KEY = 'sk-ant-api-test-key';
 
 /**
  * Creates a scratch directory and the child environment for it. Retries and timeouts are small so fault
- * tests finish in seconds; auto-compaction is off because flower owns handoff (decision 6).
+ * tests finish in seconds; auto-compaction is off because flower owns handoff (decisions.md D6); experimental
+ * betas are off so that a scripted 400 is answered once, not probed beta by beta.
  */
 export async function scratchEnvironment(
   options: ScratchEnvironmentOptions = {},
@@ -67,6 +68,11 @@ export async function scratchEnvironment(
     CLAUDE_CODE_MAX_RETRIES: '2',
     API_TIMEOUT_MS: '10000',
     DISABLE_AUTO_COMPACT: '1',
+    // Against a base URL that is not Anthropic's, the binary answers an unrecognised 400 by sending the same
+    // request again without each experimental beta header in turn (a fallback for gateways that reject
+    // betas): six identical requests for one scripted 400. Without the betas the fake is treated like the
+    // first-party API, and a 400 is one request, as a test of a fatal error expects.
+    CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS: '1',
   };
   if (options.baseUrl !== undefined) env['ANTHROPIC_BASE_URL'] = options.baseUrl;
   return {

@@ -1,7 +1,7 @@
 /**
  * The usual script: answers by thread and turn. `main[i]` answers the main thread's turn i; `subagent[i]`
  * answers turn i of every subagent thread, each agent id counting its own turns from 0. The turn is read
- * from the request body (sdk-feasibility.md §10), so when the CLI retries a call, which re-sends the same
+ * from the request body (docs/testing.md), so when the CLI retries a call, which re-sends the same
  * body, the retry lands on the same turn.
  *
  * @module

@@ -3,21 +3,15 @@ import { describe, expect, test } from 'vitest';
 import type { AgentMessage, AgentQuery, AgentRequest } from '../agent/agent-backend.js';
 import { AbortError } from '../agent/claude-sdk.js';
 import { ScriptedBackend, UnconsumedStepsError, UnexpectedBackendCallError } from './scripted-backend.js';
+import { sdkAssistantText, sdkErrorResult, sdkResult, testUuid } from './sdk-messages.js';
 
-// Only the fields the code under test reads; the SDK types demand many more.
-const assistant = (value: string): AgentMessage =>
-  ({ type: 'assistant', message: { content: [{ type: 'text', text: value }] } }) as unknown as AgentMessage;
-const success = (value: string): AgentMessage =>
-  ({ type: 'result', subtype: 'success', is_error: false, result: value }) as unknown as AgentMessage;
-const apiError = (value: string): AgentMessage =>
-  ({ type: 'result', subtype: 'success', is_error: true, result: value }) as unknown as AgentMessage;
+// One UUID for all: the tests compare what was played with a fresh copy of what was scripted.
+const uuid = testUuid();
+const assistant = (value: string): AgentMessage => sdkAssistantText(value, { uuid });
+const success = (value: string): AgentMessage => sdkResult({ result: value, uuid });
+const apiError = (value: string): AgentMessage => sdkResult({ result: value, isError: true, uuid });
 const budgetError = (): AgentMessage =>
-  ({
-    type: 'result',
-    subtype: 'error_max_budget_usd',
-    is_error: true,
-    errors: ['Reached maximum budget ($0.03)'],
-  }) as unknown as AgentMessage;
+  sdkErrorResult(['Reached maximum budget ($0.03)'], { subtype: 'error_max_budget_usd', uuid });
 
 const request = (prompt: string): AgentRequest => ({ prompt, options: {} });
 const noSignal = (): AbortSignal => new AbortController().signal;

@@ -1,8 +1,8 @@
 /**
  * An in-process {@link AgentBackend} for unit tests of pure runtime logic: each `query()` plays the next
  * scripted step (a list of SDK messages, or an Error the iteration throws). No process, no network.
- * Like the real backend, a query whose last `result` is an error throws after yielding it (decision 8), so
- * code under test meets the same control flow. Strict both ways: a query beyond the script throws
+ * Like the real backend, a query whose last `result` is an error throws after yielding it (decisions.md D8),
+ * so code under test meets the same control flow. Strict both ways: a query beyond the script throws
  * {@link UnexpectedBackendCallError}, and {@link ScriptedBackend.assertComplete} throws
  * {@link UnconsumedStepsError} when steps were left over.
  *
@@ -101,8 +101,9 @@ export class ScriptedBackend implements AgentBackend {
         const error = errorAfterResult(step);
         if (error !== null) throw error;
       },
-      interrupt: async () => {
+      interrupt: () => {
         this.interrupts++;
+        return Promise.resolve();
       },
       close: () => {
         closed = true;

@@ -4,6 +4,7 @@
  * @module
  */
 import type { AgentMessage } from '../agent/agent-backend.js';
+import { sdkAssistantText, sdkErrorResult, sdkInit, sdkResult } from './sdk-messages.js';
 
 /** Options of {@link scriptedTurn}. */
 export interface ScriptedTurnOptions {
@@ -22,26 +23,17 @@ export function scriptedTurn(
   reply: string,
   options: ScriptedTurnOptions = {},
 ): AgentMessage[] {
-  const fail = options.fail ?? false;
+  const session = { sessionId };
+  const costUsd = options.costUsd ?? 0.01;
   return [
-    { type: 'system', subtype: 'init', session_id: sessionId, uuid: `${sessionId}-i` },
-    {
-      type: 'assistant',
-      session_id: sessionId,
-      uuid: `${sessionId}-a`,
-      parent_tool_use_id: null,
-      message: { id: `m-${sessionId}-${reply}`, role: 'assistant', content: [{ type: 'text', text: reply }] },
-    },
-    {
-      type: 'result',
-      subtype: fail ? 'error_max_turns' : 'success',
-      is_error: fail,
-      errors: fail ? ['Reached maximum number of turns (3)'] : [],
-      num_turns: 1,
-      total_cost_usd: options.costUsd ?? 0.01,
-      result: reply,
-      session_id: sessionId,
-      uuid: `${sessionId}-r`,
-    },
-  ] as unknown as AgentMessage[];
+    sdkInit(session),
+    sdkAssistantText(reply, { ...session, id: `m-${sessionId}-${reply}` }),
+    options.fail === true
+      ? sdkErrorResult(['Reached maximum number of turns (3)'], {
+          ...session,
+          subtype: 'error_max_turns',
+          costUsd,
+        })
+      : sdkResult({ ...session, result: reply, costUsd }),
+  ];
 }

@@ -1,6 +1,6 @@
 /**
  * Server-sent-event framing as the Messages API writes it. Every frame carries an `event:` line: the Claude
- * Code binary rejects data-only streams and falls back to a non-streaming request (sdk-feasibility.md §10).
+ * Code binary rejects data-only streams and falls back to a non-streaming request (seen when probing it).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Whether a directory is inside a git work tree: worktree isolation needs one (roles-and-mechanisms.md §8).
+ * Whether a directory is inside a git work tree: worktree isolation needs one (docs/workbench.md).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The one containment test for paths (roles-and-mechanisms.md D14, D15): the reference tested substrings,
+ * The one containment test for paths (decisions.md D114, D115): the reference tested substrings,
  * so `/srv/app-old` counted as inside `/srv/app` and a relative path never matched at all.
  *
  * @module

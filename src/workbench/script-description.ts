@@ -1,6 +1,6 @@
 /**
  * The one-line description of a workbench file shown in INDEX.md and the workbench block
- * (roles-and-mechanisms.md §7.2): a `desc:` comment near the top, else the first meaningful comment.
+ * (docs/workbench.md): a `desc:` comment near the top, else the first meaningful comment.
  *
  * @module
  */

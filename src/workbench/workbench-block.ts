@@ -1,6 +1,6 @@
 /**
- * The workbench block (roles-and-mechanisms.md §7.4): a short model-facing text, sent in the first user
- * message of a new session (decision 20), that says where the workbench is, what it holds, and the three
+ * The workbench block (docs/workbench.md): a short model-facing text, sent in the first user
+ * message of a new session (decisions.md D20), that says where the workbench is, what it holds, and the three
  * rules for using it. English literals kept next to the code: the model reads it, not the user.
  *
  * @module
@@ -40,7 +40,7 @@ export function renderWorkbenchBlock(source: BlockSource): string {
     }
     lines.push(`${section.title} in ${folder(section.directory)} (${section.entries.length}):`);
     const shown = section.entries.slice(0, Math.max(0, source.maxEntries));
-    for (const entry of shown) lines.push(`- ${blockEntry(entry, source.display)}`);
+    for (const entry of shown) lines.push(`- ${blockEntry(entry, (path) => source.display(path))}`);
     const more = section.entries.length - shown.length;
     if (more > 0) lines.push(`- …${more} more, list the directory`);
   }

@@ -1,5 +1,5 @@
 /**
- * What the workbench holds and how INDEX.md shows it (roles-and-mechanisms.md §7.3): three counted
+ * What the workbench holds and how INDEX.md shows it (docs/workbench.md): three counted
  * sections — reusable scripts, artifacts, decision records — each listing every file below its directory.
  * `spill/` is not indexed: it is the guard's store, read through pointers, not a shelf for the agents.
  *
@@ -107,7 +107,7 @@ export function formatEntry(entry: WorkbenchEntry, name = entry.name): string {
   return `\`${name}\` — ${entry.description ?? NO_DESCRIPTION} (${formatSize(entry.size)})`;
 }
 
-/** The whole INDEX.md for `sections`: model-facing, so English literals kept here (decision 1). */
+/** The whole INDEX.md for `sections`: model-facing, so English literals kept here (decisions.md D1). */
 export function renderIndex(sections: readonly WorkbenchSection[]): string {
   const lines = [
     '# Workbench index',

@@ -1,13 +1,13 @@
 /**
  * Where the workbench lives, and the names of the notes in it. {@link workbenchPath} is the one rule used
- * everywhere (roles-and-mechanisms.md §7.1, api.md §6 item 25): the reference computed the location in three
+ * everywhere (docs/workbench.md): the reference computed the location in three
  * places that disagreed silently.
  *
  * @module
  */
 import { basename, dirname, join, resolve } from 'node:path';
 
-/** File names under `notes/` (decision 1: English names are written). */
+/** File names under `notes/` (decisions.md D1: English names are written). */
 export const NOTES = {
   brief: 'brief.md',
   goal: 'goal.md',
@@ -15,7 +15,7 @@ export const NOTES = {
   handoffPrefix: 'handoff-',
 } as const;
 
-/** The Python flower's names, read only when the English file is absent (decision 1). */
+/** The Python flower's names, read only when the English file is absent (decisions.md D1). */
 export const NOTES_ZH = {
   brief: '需求.md',
   goal: '目标.md',

@@ -1,5 +1,5 @@
 /**
- * The workbench (roles-and-mechanisms.md §7): a shared shelf beside the code where agents keep reusable
+ * The workbench (docs/workbench.md): a shared shelf beside the code where agents keep reusable
  * scripts, long outputs and decision records, indexed in INDEX.md so each new session knows what exists.
  * The reference measured the payoff on a 10-hour run (HT001): 61 scripts written 95 times and run 331
  * times, 92% of runs reusing one. This class knows the layout and renders the index and the prompt block;
@@ -8,14 +8,15 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 
 import { isPathInside } from './path-inside.js';
 import { renderWorkbenchBlock } from './workbench-block.js';
 import { renderIndex, workbenchSections } from './workbench-index.js';
 import type { WorkbenchSection } from './workbench-index.js';
-import { NOTES, NOTES_ZH, workbenchPath } from './workbench-path.js';
+import { notesFile } from './notes-file.js';
+import { NOTES, workbenchPath } from './workbench-path.js';
 
 /** Options of {@link Workbench}. */
 export interface WorkbenchOptions {
@@ -95,7 +96,7 @@ export class Workbench {
     return workbenchSections(this);
   }
 
-  /** The short block that tells the model what the workbench holds and how to use it (rm §7.4). */
+  /** The short block that tells the model what the workbench holds and how to use it (docs/workbench.md). */
   promptBlock(): string {
     return renderWorkbenchBlock({
       root: this.root,
@@ -128,13 +129,10 @@ export class Workbench {
 
   /**
    * The path of a fixed note: the English name, or the Python flower's Chinese name when only that file
-   * exists (decision 1). New files are therefore always written under the English name.
+   * exists (decisions.md D1). New files are therefore always written under the English name.
    */
   notesFile(which: NotesFile): string {
-    const english = join(this.notes, NOTES[which]);
-    if (existsSync(english)) return english;
-    const chinese = join(this.notes, NOTES_ZH[which]);
-    return existsSync(chinese) ? chinese : english;
+    return notesFile(this.notes, which);
   }
 }
 

@@ -23,7 +23,8 @@ describe('matchChoice', () => {
   test.each([['4'], ['0'], [''], ['Acce'], ['accept it, I guess'], ['接受']])(
     'takes %j as free text',
     (answer) => {
-      // No prefix matching (D12): the reference's first-four-characters rule broke under translation.
+      // No prefix matching (decisions.md D112): the reference's first-four-characters rule broke under
+      // translation.
       expect(matchChoice(answer, choices)).toBeNull();
     },
   );

@@ -1,5 +1,5 @@
 /**
- * Reading a human's answer to a framework question that offered options (roles-and-mechanisms.md D12). The
+ * Reading a human's answer to a framework question that offered options (decisions.md D112). The
  * reference matched the first four (or two) characters of an option's text, which broke as soon as the
  * options were translated. Here: the option's number or id first, then its exact text, and anything else is
  * free text for the caller to interpret.

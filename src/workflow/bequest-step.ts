@@ -1,5 +1,5 @@
 /**
- * `bequestStep`: the last step of the go path (roles-and-mechanisms.md §4.4, api.md §6 item 30). A read-only
+ * `bequestStep`: the last step of the go path (docs/go-path.md). A read-only
  * finishing turn writes a short note for the person who continues with Claude Code or Codex — what was built,
  * which criteria are unmet, which files are generated from what, the dead ends, where to read first — and
  * flower puts it into `CLAUDE.md` and `AGENTS.md`, which those tools load in every session.
@@ -13,9 +13,6 @@
 import { join } from 'node:path';
 import { agentSpec } from '../agent/agent-spec.js';
 import { Bequest, bequestPrompt } from '../roles/bequest.js';
-import { Brief } from '../roles/brief.js';
-import { Goal } from '../roles/goal.js';
-import { Verdict } from '../roles/verdict.js';
 import { writeBequest } from '../roles/write-bequest.js';
 import type { StepBuild } from './step-build.js';
 import { STEP_NAMES } from './step-names.js';
@@ -86,9 +83,9 @@ export function bequestStep(options: BequestStepOptions): Step {
 /** The bequest prompt, followed by what the run knows: the brief, the goal, the last verdict, the last reply. */
 function prompt(ctx: Ctx, workbench: string, workStep: string): string {
   const parts = [bequestPrompt({ workbench })];
-  if (ctx._brief instanceof Brief) parts.push(`The brief of this run:\n\n${ctx._brief.promptBlock()}`);
-  if (ctx._goal instanceof Goal) parts.push(`The goal the judge checked:\n\n${ctx._goal.promptBlock()}`);
-  if (ctx._verdict instanceof Verdict) {
+  if (ctx._brief !== undefined) parts.push(`The brief of this run:\n\n${ctx._brief.promptBlock()}`);
+  if (ctx._goal !== undefined) parts.push(`The goal the judge checked:\n\n${ctx._goal.promptBlock()}`);
+  if (ctx._verdict !== undefined) {
     const failed = ctx._verdict.failed.map((item) => `- ${item}`).join('\n');
     parts.push(
       `The judge's last verdict: ${ctx._verdict.state || 'none'} — ${ctx._verdict.reason || 'no reason given'}${failed === '' ? '' : `\nFailed:\n${failed}`}`,
@@ -102,7 +99,7 @@ function prompt(ctx: Ctx, workbench: string, workStep: string): string {
 
 /** The one-line requirement of a degraded bequest: the brief's goal, when there is one. */
 function requirement(ctx: Ctx): string {
-  return ctx._brief instanceof Brief ? ctx._brief.goal : '';
+  return ctx._brief?.goal ?? '';
 }
 
 function record(workspace: string, bequest: Bequest): void {

@@ -1,8 +1,8 @@
 /**
  * The amendments in a brief file: what a human added after the brief was frozen, under the headings the
  * human channel writes (`## Added during the run (HH:MM:SS)`, `## Added on wake (…)`; the Python flower's
- * `## 运行中补充(…)`, `## 唤醒时追加(…)`). The judge needs them (D11: it was blind to requirements added
- * mid-run), the go path needs them to tell a repeated wake remark from a new one (runtime.md §14 #18), and
+ * `## 运行中补充(…)`, `## 唤醒时追加(…)`). The judge needs them (decisions.md D111: it was blind to requirements added
+ * mid-run), the go path needs them to tell a repeated wake remark from a new one (decisions.md D318), and
  * the clarify gate must carry them over when it freezes a brief.
  *
  * @module

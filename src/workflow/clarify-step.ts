@@ -1,17 +1,16 @@
 /**
  * `clarifyStep`: question the human until the request is clear, then freeze the four-section brief
- * (roles-and-mechanisms.md §2.1). The brief is what every later step starts from, so a rerun must never
+ * (docs/go-path.md). The brief is what every later step starts from, so a rerun must never
  * question the human again: when a complete brief is frozen the step is skipped and the context filled from
  * the file. Only a complete brief is frozen; the clarifier's questions and answers stay in its own disposable
- * session and in the Q&A log, never in the coordinator's context. Cost for scale: HT001's clarification was
- * $0.3704 in 5 turns against $171.25 of work.
+ * session and in the Q&A log, never in the coordinator's context. Cost for scale: in the reference's HT001
+ * run the clarification was $0.3704 in 5 turns against $171.25 of work.
  *
  * @module
  */
 import { dirname, join } from 'node:path';
-import { languageOf, uiText } from '../config/ui-text.js';
+import { uiText } from '../config/ui-text.js';
 import { isOversized, readInPartsInstructions, saveForReading } from '../runtime/oversized-prompt.js';
-import { processEnvironment } from '../config/process-environment.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import { Brief, readDocument } from '../roles/brief.js';
 import { clarify, maxTurnsLimitsQuestions, type ClarifierOptions } from '../roles/clarifier.js';
@@ -19,7 +18,7 @@ import { amendmentsMarkdown, briefAmendments } from './brief-amendments.js';
 import { freezeDocument } from './freeze-document.js';
 import type { StepBuild } from './step-build.js';
 import { STEP_NAMES } from './step-names.js';
-import { step, type Ctx, type Step } from './step.js';
+import { contextLang, step, type Ctx, type Step } from './step.js';
 import { warningEvent } from './workflow-events.js';
 
 /** Options of {@link clarifyStep}. */
@@ -68,9 +67,9 @@ export function clarifyStep(channel: HumanChannel, options: ClarifyStepOptions):
           return false;
         }
       }
-      // D16: each question is a turn, so a turn cap silently caps the questions.
+      // decisions.md D116: each question is a turn, so a turn cap silently caps the questions.
       if (maxTurnsLimitsQuestions(spec.maxTurns, channel.maxAsks)) {
-        const text = uiText('clarify.maxTurns', { n: spec.maxTurns ?? 0 }, languageOf(processEnvironment()));
+        const text = uiText('clarify.maxTurns', { n: spec.maxTurns ?? 0 }, contextLang(ctx));
         ctx._onEvent?.(warningEvent('clarifier_max_turns', text, name));
       }
       return true;
@@ -88,8 +87,7 @@ export function clarifyStep(channel: HumanChannel, options: ClarifyStepOptions):
       hydrateBrief(ctx, name, Brief.parse(text));
       return true;
     },
-    reduce: (result, ctx) =>
-      (ctx._brief instanceof Brief ? ctx._brief : Brief.parse(result.text)).promptBlock(),
+    reduce: (result, ctx) => (ctx._brief ?? Brief.parse(result.text)).promptBlock(),
   });
 }
 

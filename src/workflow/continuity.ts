@@ -1,22 +1,22 @@
 /**
- * Continuity across processes (runtime.md §9 step 2, §7): a continuous workflow opens the run directory's
- * lineage, counts this run as one more wake, and picks up each step's last session — but only sessions
- * the runtime can still resume. A remembered session that is gone is reported, never silently replaced
- * (decision 9).
+ * Continuity across processes (docs/workflows.md, docs/continuity.md): a continuous workflow opens the run
+ * directory's lineage, counts this run as one more wake, and picks up each step's last session — but only
+ * sessions the runtime can still resume. A remembered session that is gone is reported, never silently
+ * replaced (decisions.md D9).
  *
  * @module
  */
 import type { Lang } from '../config/ui-text.js';
 import type { WarningCode } from '../events/flower-event.js';
+import { errorText } from '../internal/error-text.js';
 import { Lineage } from '../runtime/lineage.js';
 import type { RuntimeLike } from './runtime-like.js';
 import type { Ctx } from './step.js';
-import { errorText } from './workflow-events.js';
 
 /** What a continuous run carries over from earlier runs. */
 export interface Continuity {
   readonly lineage: Lineage;
-  /** Step base name → session id to resume; read from lineage only (runtime.md §14 #12). */
+  /** Step base name → session id to resume; read from lineage only (decisions.md D312). */
   readonly carry: ReadonlyMap<string, string>;
   /** Step base name → a remembered session the runtime no longer has. */
   readonly gone: ReadonlyMap<string, string>;
@@ -59,7 +59,7 @@ export function openContinuity(
 }
 
 function isAlive(rt: RuntimeLike, sessionId: string, uiErrors: string[]): boolean {
-  // Without a way to check, trust the lineage (runtime.md §9): the SDK reports a missing session itself.
+  // Without a way to check, trust the lineage (docs/workflows.md): the SDK reports a missing session itself.
   if (typeof rt.hasSession !== 'function') return true;
   try {
     return rt.hasSession(sessionId);

@@ -1,5 +1,5 @@
 /**
- * The environment fact sheet of the set-goal prompt (roles-and-mechanisms.md D2). The judge's rules tell the
+ * The environment fact sheet of the set-goal prompt (decisions.md D102). The judge's rules tell the
  * goal setter to establish where the work runs first — operating system, architecture, toolchains — but the
  * default judge cannot run a command, so it could not obey. flower looks instead and hands it the facts, so a
  * checklist item like "runs in a macOS terminal" is written knowing the run lives in a Linux container.

@@ -78,6 +78,20 @@ describe('goalStep', () => {
     backend.assertComplete();
   });
 
+  test('a malformed check block goes back to the judge with what is wrong, and its repair is frozen', async () => {
+    const malformed = goalReply([
+      '`node sum.js 2 3` prints 5\n  ```check\n  command: node sum.js 2 3\n  ```',
+    ]);
+    const repaired = goalReply(['`node sum.js 2 3` prints 5\n  ```check\n  run: node sum.js 2 3\n  ```']);
+    const { rt, backend } = runtime([turn('s-goal', malformed), turn('s-fix', repaired)]);
+    await new Workflow([goalStep(null, { goalPath, facts: FACTS })], { context: { ...withBrief } }).run(rt);
+    const fix = backend.requests[1]?.prompt ?? '';
+    expect(fix.startsWith(setGoalInstructions())).toBe(true);
+    expect(fix).toContain('- `node sum.js 2 3` prints 5: unknown key "command"');
+    expect(Goal.load(goalPath)?.blocks).toEqual(['run: node sum.js 2 3']);
+    backend.assertComplete();
+  });
+
   test('says there is no brief when the workflow has none', async () => {
     const { rt, backend } = runtime([turn('s-goal', goalReply(['check']))]);
     await new Workflow([goalStep(null, { goalPath, facts: FACTS })]).run(rt);

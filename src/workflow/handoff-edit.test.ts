@@ -47,7 +47,7 @@ const work = step('work', agentSpec({ name: 'work', instructions: '' }), 'Write 
   resumePrompt: 'Carry on.',
 });
 
-describe('a human edit to a handoff document (decision 23)', () => {
+describe('a human edit to a handoff document (decisions.md D23)', () => {
   test('is announced once in the resume prompt of the session that took over', async () => {
     const first = runtimeOn([
       busyTurn('s1', 60_000, { finish: false }),
@@ -64,7 +64,7 @@ describe('a human edit to a handoff document (decision 23)', () => {
     await new Workflow([work]).run(second.runtime, { onEvent: (event) => events.push(event) });
     const resumed = second.backend.requests[0];
     expect(resumed?.options.resume).toBe('s2');
-    // (The workbench index comes first: a resume from a new process re-sends it, decision 20.)
+    // (The workbench index comes first: a resume from a new process re-sends it, decisions.md D20.)
     const prompt = resumed?.prompt ?? '';
     expect(prompt).toMatch(/A human edited the handoff document .*handoff-work\.md/);
     expect(prompt.indexOf('A human edited')).toBeLessThan(prompt.indexOf('Carry on.'));

@@ -11,7 +11,7 @@ describe('renderStep', () => {
   });
 
   test('calls a prompt function with the context and awaits it', async () => {
-    const s = step('work', spec, async (ctx) => `brief: ${String(ctx['clarify'])}`);
+    const s = step('work', spec, (ctx) => Promise.resolve(`brief: ${String(ctx['clarify'])}`));
     expect(await renderStep(s, { clarify: 'the brief' })).toBe('brief: the brief');
   });
 

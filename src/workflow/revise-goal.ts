@@ -1,5 +1,5 @@
 /**
- * Setting the goal again after a human amended it (roles-and-mechanisms.md D10). Appending the human's
+ * Setting the goal again after a human amended it (decisions.md D110). Appending the human's
  * sentence to the statement kept the old checklist, and the judge went on grading against it; so the judge's
  * job A runs once more with the brief, the old goal and the amendment, and its checklist replaces the old
  * one. When that run fails, the appended statement is kept — the amendment is never lost.
@@ -15,7 +15,7 @@ import { freezeDocument } from './freeze-document.js';
 import { hydrateGoal } from './goal-step.js';
 import { setGoalPrompt } from './judge-prompts.js';
 import { STEP_NAMES } from './step-names.js';
-import type { Ctx } from './step.js';
+import { contextLang, type Ctx } from './step.js';
 import { settleUnverifiable } from './unverifiable-checks.js';
 import { runOutsideLineage } from './judge-run.js';
 
@@ -57,6 +57,7 @@ export async function reviseGoal(goal: Goal, words: string, options: ReviseGoalO
     goalPath: options.goalPath,
     sink: ctx._onEvent,
     step,
+    lang: contextLang(ctx),
   });
   freezeDocument(options.goalPath, revised.toMarkdown());
   hydrateGoal(ctx, step, revised);
@@ -67,5 +68,5 @@ export async function reviseGoal(goal: Goal, words: string, options: ReviseGoalO
 function briefBlock(ctx: Ctx, briefPath: string | null): string | null {
   const frozen = briefPath === null ? null : Brief.load(briefPath);
   if (frozen?.complete() === true) return frozen.promptBlock();
-  return ctx._brief instanceof Brief ? ctx._brief.promptBlock() : null;
+  return ctx._brief?.promptBlock() ?? null;
 }

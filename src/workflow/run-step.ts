@@ -1,30 +1,28 @@
 /**
- * One step of a workflow run (runtime.md §9 steps 3–6): pick the session to start from, run the attempts
+ * One step of a workflow run (docs/workflows.md): pick the session to start from, run the attempts
  * with their labels, ask the gate once per successful attempt, feed a rejection back into the rejected
  * session, then record the result and write the step's context value. The Workflow class only loops.
  *
  * @module
  */
-import { uiText, languageOf } from '../config/ui-text.js';
-import { processEnvironment } from '../config/process-environment.js';
+import { uiText } from '../config/ui-text.js';
 import { FlowerError } from '../errors.js';
 import type { EventSink } from '../events/flower-event.js';
+import { errorText } from '../internal/error-text.js';
+import type { RunOptions } from '../runtime/runtime-options.js';
 import type { StepResult } from '../runtime/step-result.js';
 import type { Continuity } from './continuity.js';
 import type { RuntimeLike } from './runtime-like.js';
 import { isStepAbort } from './step-abort.js';
 import { attemptLabel } from './step-names.js';
-import type { Ctx, Step } from './step.js';
+import { contextLang, type Ctx, type Step } from './step.js';
 import { renderStep } from './render-step.js';
 import { handoffEdited, sha256Of } from '../runtime/handoff-files.js';
 import { readFileSync } from 'node:fs';
-import { errorText, stepEndEvent, stepEvent, warningEvent } from './workflow-events.js';
-
-/** `error` of a step the runtime stopped because of a signal or an aborted `signal` (Runtime.KILLED). */
-const KILLED = 'killed-by-signal';
+import { stepEndEvent, stepEvent, warningEvent } from './workflow-events.js';
 
 /** Everything a step needs from the surrounding run. */
-export interface StepRun {
+export interface SurroundingRun {
   readonly rt: RuntimeLike;
   readonly ctx: Ctx;
   /** The guarded sink (null when nobody listens); every event goes through it. */
@@ -41,7 +39,7 @@ export interface StepRun {
 }
 
 /** How a step ended: accepted or not, and whether the workflow must stop here. */
-export interface StepOutcome {
+export interface StepDecision {
   readonly passed: boolean;
   readonly stop: boolean;
 }
@@ -53,7 +51,7 @@ interface Start {
 }
 
 /** Runs `s` to the end of its attempts and applies its outcome to the context. */
-export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
+export async function runStep(s: Step, run: SurroundingRun): Promise<StepDecision> {
   const { ctx, sink } = run;
   const name = s.name;
   const tally = { attempts: 0, costUsd: 0 };
@@ -64,7 +62,7 @@ export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
     const rendered = await renderStep(s, ctx, { resuming: carried !== null });
     const initial: Start = {
       prompt: carried === null ? rendered : withEditedHandoff(name, rendered, run),
-      resume: s.resumeFrom ? sourceSession(s, sessions, s.resumeFrom) : carried,
+      resume: s.resumeFrom ? sourceSession(s, sessions, s.resumeFrom, ctx) : carried,
       fork: s.fork ?? false,
     };
     const woke = ctx._woke ?? 1;
@@ -79,13 +77,13 @@ export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
       sink?.(stepEvent(label, { index: run.index, total: run.total, resumed, woke }));
       const goneSession = attempt === 0 ? run.continuity?.gone.get(name) : undefined;
       if (goneSession !== undefined && initial.resume === null) {
-        const text = uiText('step.sessionMissing', { step: name, session: goneSession }, lang());
+        const text = uiText('step.sessionMissing', { step: name, session: goneSession }, contextLang(ctx));
         sink?.(warningEvent('session_missing', text, name));
       }
       tally.attempts++;
-      result = await runAttempt(s, label, current, run);
+      result = await runWithLineage(s, label, current, run);
       tally.costUsd += result.costUsd;
-      if (result.error === KILLED || run.signal?.aborted === true) break;
+      if (result.outcome.kind === 'killed' || run.signal?.aborted === true) break;
       try {
         // Exactly once per successful attempt, never after a failed one: gates may freeze files.
         passed = result.ok && (typeof s.gate !== 'function' || (await s.gate(result, ctx)) === true);
@@ -99,7 +97,7 @@ export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
       }
     }
     if (result === null) throw new Error(`step '${name}' ran no attempt`);
-    return await settle(s, result, passed, aborted, tally, run);
+    return await concludeStep(s, result, passed, aborted, tally, run);
   } catch (error) {
     sink?.(
       stepEndEvent(name, {
@@ -114,10 +112,11 @@ export async function runStep(s: Step, run: StepRun): Promise<StepOutcome> {
 }
 
 /** The session `s` resumes from its `resumeFrom` step; a missing one is a mistake in the workflow. */
-function sourceSession(s: Step, sessions: Record<string, string>, from: string): string {
+function sourceSession(s: Step, sessions: Record<string, string>, from: string, ctx: Ctx): string {
   const sessionId = sessions[from];
   if (sessionId === undefined || sessionId === '') {
-    throw new FlowerError('MISSING_SESSION', uiText('step.noResumeSource', { step: s.name, from }, lang()));
+    const text = uiText('step.noResumeSource', { step: s.name, from }, contextLang(ctx));
+    throw new FlowerError('MISSING_SESSION', text);
   }
   return sessionId;
 }
@@ -134,56 +133,60 @@ async function nextStart(s: Step, result: StepResult, initial: Start, ctx: Ctx):
   return { prompt: reply, resume: result.sessionId, fork: false };
 }
 
-/** One `rt.run` with the lineage hook in front of the runtime's own `onSession`, restored afterwards. */
-async function runAttempt(s: Step, label: string, start: Start, run: StepRun): Promise<StepResult> {
+/**
+ * One `rt.run` with the lineage hooks, passed as this run's options in front of the runtime's own callbacks
+ * (read when called). Per run, so only the step's own run is remembered: a gate's judge runs on the same
+ * runtime without them, and the runtime's public fields are never swapped.
+ */
+async function runWithLineage(
+  s: Step,
+  label: string,
+  start: Start,
+  run: SurroundingRun,
+): Promise<StepResult> {
   const { rt, continuity } = run;
-  const previous = rt.onSession;
-  const previousHandoff = rt.onHandoff;
-  if (continuity !== null && previousHandoff !== undefined) {
-    rt.onHandoff = (stepName: string, path: string, sha256: string): void => {
-      try {
-        continuity.lineage.recordHandoff(s.name, path, sha256);
-      } catch (error) {
-        run.uiErrors.push(`lineage: ${errorText(error)}`);
-      }
-      previousHandoff?.(stepName, path, sha256);
-    };
-  }
+  const hooks: Pick<RunOptions, 'onSession' | 'onHandoff'> = {};
   if (continuity !== null) {
-    rt.onSession = (sessionId: string): void => {
+    hooks.onSession = (sessionId: string): void => {
       try {
         continuity.lineage.remember(s.name, sessionId);
       } catch (error) {
         run.uiErrors.push(`lineage: ${errorText(error)}`);
       }
-      previous?.(sessionId);
+      rt.onSession?.(sessionId);
     };
+    // A runtime without handoff never calls it, so nothing is recorded for one that has no such hook.
+    if (rt.onHandoff !== undefined) {
+      hooks.onHandoff = (stepName: string, path: string, sha256: string): void => {
+        try {
+          continuity.lineage.recordHandoff(s.name, path, sha256);
+        } catch (error) {
+          run.uiErrors.push(`lineage: ${errorText(error)}`);
+        }
+        rt.onHandoff?.(stepName, path, sha256);
+      };
+    }
   }
-  try {
-    return await rt.run(s.spec, start.prompt, {
-      stepName: label,
-      resume: start.resume,
-      fork: start.resume !== null && start.fork,
-      onEvent: run.sink,
-      verbatim: s.verbatim ?? false,
-      ...(run.signal === undefined ? {} : { signal: run.signal }),
-    });
-  } finally {
-    // Only the step's own run is remembered: a gate's judge runs on the same runtime and must not be.
-    rt.onSession = previous;
-    if (previousHandoff !== undefined) rt.onHandoff = previousHandoff;
-  }
+  return await rt.run(s.spec, start.prompt, {
+    stepName: label,
+    resume: start.resume,
+    fork: start.resume !== null && start.fork,
+    onEvent: run.sink,
+    verbatim: s.verbatim ?? false,
+    ...hooks,
+    ...(run.signal === undefined ? {} : { signal: run.signal }),
+  });
 }
 
 /** Records the final result, tells `onStep`, and writes (or withholds) the step's context value. */
-async function settle(
+async function concludeStep(
   s: Step,
   result: StepResult,
   passed: boolean,
   aborted: string | null,
   tally: { attempts: number; costUsd: number },
-  run: StepRun,
-): Promise<StepOutcome> {
+  run: SurroundingRun,
+): Promise<StepDecision> {
   const { ctx } = run;
   const name = s.name;
   (ctx._results ??= {})[name] = result;
@@ -196,7 +199,7 @@ async function settle(
   } catch (error) {
     run.uiErrors.push(`onStep(${name}): ${errorText(error)}`);
   }
-  const killed = result.error === KILLED || run.signal?.aborted === true;
+  const killed = result.outcome.kind === 'killed' || run.signal?.aborted === true;
   const onFail = s.onFail ?? 'stop';
   if (passed) {
     ctx[name] = typeof s.reduce === 'function' ? await s.reduce(result, ctx) : result.text;
@@ -218,12 +221,12 @@ async function settle(
 }
 
 /**
- * Decision 23: a human's edit to a handoff document steers the run. When the session that took over is
+ * decisions.md D23: a human's edit to a handoff document steers the run. When the session that took over is
  * resumed and its handoff file no longer has the hash recorded when flower wrote it, the resume prompt says
  * so (re-read it; the edited version prevails), one line goes to the screen, and the new hash is recorded
  * so the note is given once per edit.
  */
-function withEditedHandoff(name: string, prompt: string, run: StepRun): string {
+function withEditedHandoff(name: string, prompt: string, run: SurroundingRun): string {
   const lineage = run.continuity?.lineage;
   const recorded = lineage?.handoffHash(name) ?? null;
   if (lineage === undefined || recorded === null || !handoffEdited(recorded.path, recorded.sha256))
@@ -236,7 +239,7 @@ function withEditedHandoff(name: string, prompt: string, run: StepRun): string {
   run.sink?.({
     kind: 'handoff',
     phase: 'edited',
-    text: uiText('ho.edited', { path: recorded.path }, lang()),
+    text: uiText('ho.edited', { path: recorded.path }, contextLang(run.ctx)),
     at: Date.now() / 1000,
     step: name,
     context: 0,
@@ -248,8 +251,4 @@ function withEditedHandoff(name: string, prompt: string, run: StepRun): string {
     `A human edited the handoff document ${recorded.path} after it was written. Re-read it before you go ` +
     `on: where it differs from what you remember, the edited version prevails.\n\n${prompt}`
   );
-}
-
-function lang(): ReturnType<typeof languageOf> {
-  return languageOf(processEnvironment());
 }

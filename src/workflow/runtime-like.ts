@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Lang } from '../config/ui-text.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 
@@ -11,8 +12,14 @@ import type { FlowerSessionStore } from '../session/flower-session-store.js';
 export interface RuntimeLike {
   /** Runs one step; a failure is a result with `ok: false`, not a rejection. */
   run: Runtime['run'];
-  /** Called with each new session id; the workflow chains its own hook in front and restores this one. */
+  /**
+   * Called with each new session id. The workflow never swaps it: each step's run gets its lineage hook
+   * (which then calls this one) through `RunOptions.onSession`, and a judge's run gets `null`. A runtime
+   * that forwards elsewhere must honour those run options, or lineage is not recorded.
+   */
   onSession: ((sessionId: string) => void) | null;
+  /** The language of the workflow's messages; English when absent. A `Runtime` has its configuration's. */
+  readonly lang?: Lang;
   /** With `workspace`: enables continuity across processes (lineage lives in this directory). */
   runDir?: string;
   /** With `runDir`: enables continuity across processes. */
@@ -22,10 +29,16 @@ export interface RuntimeLike {
   /** The session store the runtime resumes from. */
   store?: FlowerSessionStore;
   /**
-   * Called when a step wrote a handoff document (decision 23); the workflow records its hash in lineage so a
-   * human's later edit is noticed. Optional: a runtime without handoff never calls it.
+   * Called when a step wrote a handoff document (decisions.md D23). The workflow records its hash in lineage
+   * (through `RunOptions.onHandoff`, which then calls this one) so a human's later edit is noticed.
+   * Optional: a runtime without handoff never calls it.
    */
   onHandoff?: ((step: string, path: string, sha256: string) => void) | null;
+  /**
+   * Writes the manifest again, after a gate added to the result of a step that already ended (the judge's
+   * row gets flower's check record). Optional: without it the row is written with the next step.
+   */
+  saveManifest?(): void;
   /** Whether a session can still be resumed; when absent every remembered session counts as alive. */
   hasSession?(sessionId: string): boolean;
 }

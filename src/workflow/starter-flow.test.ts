@@ -126,11 +126,11 @@ describe('starterFlow', () => {
     );
     const [goal, work, , bequest] = wake.backend.requests;
     expect(goal?.prompt).toContain(remark);
-    // The goal setter is a judge: a fresh session, never the one that set the old goal (rm §1.4).
+    // The goal setter is a judge: a fresh session, never the one that set the old goal (docs/roles.md).
     expect(goal?.options.resume).toBeUndefined();
     expect(bequest?.options.resume).toBeUndefined();
     expect(work?.options.resume).toBe('s-work');
-    // The workbench index goes first when it changed since it was last sent (decision 20).
+    // The workbench index goes first when it changed since it was last sent (decisions.md D20).
     expect(work?.prompt).toContain(`${remark}\n\n---\n\nThe goal and checklist were derived again`);
     expect(work?.prompt).toContain('they prevail over the earlier ones');
     expect(work?.prompt).toContain('- run date-cli → see the week');
@@ -235,7 +235,7 @@ describe('starterFlow', () => {
     expect(existsSync(join(workspace, 'runs', 'lineage.json'))).toBe(false);
   });
 
-  test('a deleted brief with a new request starts over; a clarification cut short is resumed instead', async () => {
+  test('a deleted brief with a new request starts over; a clarification cut short is resumed instead', () => {
     const lineage = join(workspace, 'runs', 'lineage.json');
     // Cut short: only the clarifier ran and no brief was frozen. The next run must resume it, not archive.
     mkdirSync(join(workspace, 'runs'), { recursive: true });

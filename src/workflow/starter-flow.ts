@@ -1,5 +1,5 @@
 /**
- * `starterFlow`: the go path (runtime.md §12) — clarify the request into a brief, turn the brief into a
+ * `starterFlow`: the go path (docs/go-path.md) — clarify the request into a brief, turn the brief into a
  * goal, let a coordinator and its workers do the work in judged rounds, and leave a bequest for whoever
  * continues. Rerunning in the same directory wakes the run: the frozen brief and goal are reused, the work
  * session resumes, and a remark given on wake lands in the brief, re-derives the goal and reaches the
@@ -8,7 +8,7 @@
  * @module
  */
 import { join, resolve } from 'node:path';
-import { languageOf, uiText } from '../config/ui-text.js';
+import { languageOf, uiText, type Lang } from '../config/ui-text.js';
 import { processEnvironment } from '../config/process-environment.js';
 import { FlowerError } from '../errors.js';
 import { AMEND_LABELS, HumanChannel } from '../human/human-channel.js';
@@ -25,6 +25,7 @@ import { NOTES, NOTES_ZH } from '../workbench/workbench-path.js';
 import { bequestStep } from './bequest-step.js';
 import { briefAmendments } from './brief-amendments.js';
 import { clarifyStep } from './clarify-step.js';
+import { checksFeedback, forgetBase, isFailing } from './goal-check-round.js';
 import { goalStep } from './goal-step.js';
 import { CODER_DESCRIPTION, CODER_PROMPT, wakePrompt, workPrompt } from './starter-prompts.js';
 import { STEP_NAMES } from './step-names.js';
@@ -36,12 +37,16 @@ import { Workflow } from './workflow.js';
 export interface StarterOptions {
   /** The workspace; `.` by default. */
   workspace?: string;
-  /** The run directory holding lineage; `<workspace>/runs` by default (decision 3), relative to the cwd. */
+  /**
+   * The run directory holding lineage; `<workspace>/runs` by default (decisions.md D3), relative to the cwd.
+   */
   runDir?: string;
   /** `--new`: archive the lineage, brief, goal and Q&A log (moved, never deleted) and start over. */
   fresh?: boolean;
   /** Each worker in its own git worktree; the workspace must be a git work tree. */
   isolate?: boolean;
+  /** Whether the workspace is a git work tree, when the caller has already asked git; asked here otherwise. */
+  gitWorkTree?: boolean;
   /** Stop after the clarify step. */
   clarifyOnly?: boolean;
   /** Set a goal and judge every round; true by default. */
@@ -58,12 +63,20 @@ export interface StarterOptions {
   instructions?: string;
   /** The `coder` worker's own rules (before the shared report discipline). */
   workerPrompt?: string;
-  /** File names under `notes/`; the English ones by default, a Chinese one when only it exists (decision 1). */
+  /**
+   * File names under `notes/`; the English ones by default, a Chinese one when only it exists
+   * (decisions.md D1).
+   */
   briefName?: string;
   goalName?: string;
   logName?: string;
   /** Finish with a bequest in `CLAUDE.md` and `AGENTS.md`; true by default. */
   bequest?: boolean;
+  /**
+   * The language of the errors thrown while building (the run itself speaks its runtime's); by default the
+   * one a configuration loaded now would have, as `new Runtime()` without a `config` does.
+   */
+  lang?: Lang;
 }
 
 /** The starter workflow and the parts a front end wires to it (the live input line, the wake banner). */
@@ -94,11 +107,11 @@ export function starterFlow(ask: string, options: StarterOptions = {}): Workflow
 /** {@link starterFlow} with its channel, workbench and wake facts, for a front end that wires them. */
 export function buildStarter(ask: string, options: StarterOptions = {}): StarterBuild {
   const request = ask.trim();
-  const lang = languageOf(processEnvironment());
+  const lang = options.lang ?? languageOf(processEnvironment());
   const workspace = resolve(options.workspace ?? '.');
   const runDir = resolve(options.runDir ?? join(workspace, 'runs'));
   const isolate = options.isolate ?? false;
-  if (isolate && !isGitWorkTree(workspace)) {
+  if (isolate && !(options.gitWorkTree ?? isGitWorkTree(workspace))) {
     throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: workspace }, lang));
   }
   // Checked before anything moves: starting over needs something to start with.
@@ -113,6 +126,8 @@ export function buildStarter(ask: string, options: StarterOptions = {}): Starter
       join(workbench.notes, NOTES_ZH[key]),
     ]);
     Lineage.open(runDir, workspace).archive(join(workbench.notes, 'archive'), { extra });
+    // A new goal gets a new base: the tree as it is now, before its work begins.
+    forgetBase(runDir);
   }
   const notesFile = (name: string | undefined, key: 'brief' | 'goal' | 'qaLog'): string =>
     name === undefined ? workbench.notesFile(key) : join(workbench.notes, name);
@@ -184,7 +199,7 @@ export function buildStarter(ask: string, options: StarterOptions = {}): Starter
 /**
  * False when `said` is already in the brief as an earlier wake remark, so rerunning the same command does not
  * append it twice or set the goal again. Only wake entries count: the reference searched the whole brief, so a
- * short remark found anywhere in it was silently dropped (runtime.md §14 #18).
+ * short remark found anywhere in it was silently dropped (decisions.md D318).
  */
 function notYetAppended(briefPath: string, said: string): boolean {
   const words = said.trim();
@@ -215,5 +230,27 @@ function lastFeedback(runDir: string): string {
   const last = readManifest(runDir)
     .filter((row) => row.step.startsWith(prefix))
     .at(-1);
-  return last === undefined ? '' : Verdict.parse(last.text).feedback();
+  if (last === undefined) return '';
+  const record = last.checks;
+  if (record === undefined) return Verdict.parse(last.text).feedback();
+  if (record.stale !== undefined) return staleFeedback(record.stale.failed);
+  // flower's result, not the judge's word: an overruled ACHIEVED is no reason to stop working.
+  const verdict =
+    record.result === record.judge
+      ? Verdict.parse(last.text)
+      : new Verdict({
+          state: 'NOT_YET',
+          reason: record.reason,
+          failed: record.items.filter(isFailing).map((item) => item.item),
+        });
+  return [verdict.feedback(), checksFeedback(record)].filter((part) => part !== '').join('\n\n');
+}
+
+/** The wake prompt's news after a `flower verify` failed on a goal judged ACHIEVED. */
+function staleFeedback(failed: readonly string[]): string {
+  return [
+    "The goal was judged ACHIEVED, but a later `flower verify` ran the goal's checks on the current tree and they failed, so that verdict is stale.",
+    `Failing items:\n${failed.map((item) => `- ${item}`).join('\n')}`,
+    'Make these checks pass again; do not start over.',
+  ].join('\n\n');
 }

@@ -1,21 +1,20 @@
 /**
- * The texts the go path sends the coordinator (runtime.md §12): the work prompt of a new session and the
- * wake prompt of a resumed one, plus the starter worker's description and rules. Sent verbatim (decision 11).
+ * The texts the go path sends the coordinator (docs/go-path.md): the work prompt of a new session and the
+ * wake prompt of a resumed one, plus the starter worker's description and rules. Sent verbatim
+ * (decisions.md D11); their wording is in `src/roles/prompts/` (`starter-*.md`, `coder*.md`).
  *
  * @module
  */
 import type { Ctx } from './step.js';
-import { Goal } from '../roles/goal.js';
+import { loadPrompt } from '../internal/load-prompt.js';
 
 const SEPARATOR = '\n\n---\n\n';
 
-/** How the coordinator picks the starter's one worker: say *when* (roles-and-mechanisms.md §1.2). */
-export const CODER_DESCRIPTION =
-  'Writes code and tests. Give it implementation work: building, changing or fixing code, and verifying the change.';
+/** How the coordinator picks the starter's one worker: say *when* (docs/roles.md). */
+export const CODER_DESCRIPTION = loadPrompt('coder-description');
 
 /** The starter worker's own rules, before the shared report discipline. */
-export const CODER_PROMPT =
-  'Implement what the task brief asks, and run a verification after every change instead of saving it for the end.';
+export const CODER_PROMPT = loadPrompt('coder');
 
 /**
  * The work prompt: do it per the brief; then, with a goal, the standard an independent judge will check item
@@ -24,14 +23,12 @@ export const CODER_PROMPT =
 export function workPrompt(ctx: Ctx, briefKey: string, fallback: string): string {
   const brief = ctx[briefKey];
   const parts = [
-    `Do it per this brief.\n\n${typeof brief === 'string' && brief.trim() !== '' ? brief : fallback.trim()}`,
+    loadPrompt('starter-work', {
+      brief: typeof brief === 'string' && brief.trim() !== '' ? brief : fallback.trim(),
+    }),
   ];
-  const goal = ctx._goal instanceof Goal ? ctx._goal.promptBlock() : '';
-  if (goal !== '') {
-    parts.push(
-      `The acceptance standard: after every round an independent judge checks each item below on the scene.\n\n${goal}`,
-    );
-  }
+  const goal = ctx._goal?.promptBlock() ?? '';
+  if (goal !== '') parts.push(loadPrompt('starter-acceptance', { goal }));
   return parts.join(SEPARATOR);
 }
 
@@ -41,14 +38,9 @@ export function workPrompt(ctx: Ctx, briefKey: string, fallback: string): string
  * would work to the old goal and be judged by the new one.
  */
 export function wakePrompt(ctx: Ctx, said: string, rederived: boolean, lastFeedback = ''): string {
-  const opening =
-    said.trim() === ''
-      ? 'Continue where you stopped. First say in one line what you will touch first.'
-      : said.trim();
-  const goal = rederived && ctx._goal instanceof Goal ? ctx._goal.promptBlock() : '';
-  if (goal !== '') {
-    return `${opening}${SEPARATOR}The goal and checklist were derived again from this remark; they prevail over the earlier ones.\n\n${goal}`;
-  }
+  const opening = said.trim() === '' ? loadPrompt('starter-wake') : said.trim();
+  const goal = rederived ? (ctx._goal?.promptBlock() ?? '') : '';
+  if (goal !== '') return `${opening}${SEPARATOR}${loadPrompt('starter-goal-rederived', { goal })}`;
   // The run stopped on a rejected round (rounds used up): the session must hear what the judge found again,
   // or it resumes believing its last report.
   return lastFeedback === '' ? opening : `${opening}${SEPARATOR}${lastFeedback}`;

@@ -1,6 +1,6 @@
 /**
  * `StepBuild`: the options every built-in step factory (`clarifyStep`, `goalStep`, `withGoal`, `bequestStep`)
- * shares (api.md §2.4), kept in one place so the factories agree on their meaning.
+ * shares (docs/workflows.md), kept in one place so the factories agree on their meaning.
  *
  * @module
  */

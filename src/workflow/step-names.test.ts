@@ -3,7 +3,7 @@ import { StepAbort, isStepAbort } from './step-abort.js';
 import { STEP_NAMES, attemptLabel, verdictLabel } from './step-names.js';
 
 describe('step names', () => {
-  test('are the English names of api.md §5', () => {
+  test('are the English names docs/go-path.md lists', () => {
     expect(STEP_NAMES).toEqual({
       clarify: 'clarify',
       goal: 'goal',

@@ -1,12 +1,12 @@
 /**
- * Step names and attempt labels (api.md §5). A step's base name is what lineage stores and what `ctx` is
- * keyed by; labels name one attempt in the manifest and in events. Keeping both rules here means the
- * workflow, the goal guard and `flower analyze` agree on how a rerun is spelled.
+ * Step names and attempt labels (decisions.md D1, docs/go-path.md). A step's base name is what lineage stores
+ * and what `ctx` is keyed by; labels name one attempt in the manifest and in events. Keeping both rules here
+ * means the workflow, the goal guard and `flower analyze` agree on how a rerun is spelled.
  *
  * @module
  */
 
-/** The built-in step names (English on disk, decision 1). */
+/** The built-in step names (English on disk, decisions.md D1). */
 export const STEP_NAMES = Object.freeze({
   clarify: 'clarify',
   goal: 'goal',

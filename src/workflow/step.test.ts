@@ -31,7 +31,7 @@ describe('step', () => {
       name: 'renamed',
       spec: other,
       prompt: 'other',
-    } as Partial<Step>);
+    });
     expect(built).toMatchObject({ name: 'work', spec, prompt: 'go', retries: 2, onFail: 'continue' });
   });
 
@@ -59,5 +59,16 @@ describe('step', () => {
     expect(() => checkStep({ name: 'work', spec, prompt: 42 } as unknown as Step)).toThrow(
       'prompt must be a string or a function',
     );
+  });
+
+  test('takes one object as well: the same step as the positional form', () => {
+    const gate = (): boolean => true;
+    const fromObject = step({ name: 'work', spec, prompt: 'go', retries: 2, gate, onFail: 'skip' });
+    expect(fromObject).toEqual(step('work', spec, 'go', { retries: 2, gate, onFail: 'skip' }));
+    expect(fromObject).toMatchObject({ name: 'work', spec, prompt: 'go', retries: 2, onFail: 'skip' });
+  });
+
+  test('checks the object form like the positional one', () => {
+    expect(() => step({ name: '', spec, prompt: 'go' })).toThrow('A workflow step needs a non-empty name.');
   });
 });

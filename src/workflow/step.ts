@@ -1,19 +1,28 @@
 /**
  * `Step`: one agent run inside a workflow, with the rules that decide whether it runs, whether its result
- * is accepted, how often it is rerun and what it leaves in the shared context (runtime.md §9). `step()`
+ * is accepted, how often it is rerun and what it leaves in the shared context (docs/workflows.md). `step()`
  * builds one with the defaults filled in and checks the values a typo would get wrong.
  *
  * @module
  */
 import type { AgentSpec } from '../agent/agent-spec.js';
+import type { Lang } from '../config/ui-text.js';
 import type { EventSink } from '../events/flower-event.js';
+import type { HumanChannel } from '../human/human-channel.js';
+import type { Brief } from '../roles/brief.js';
+import type { Goal } from '../roles/goal.js';
+import type { Verdict } from '../roles/verdict.js';
 import type { Lineage } from '../runtime/lineage.js';
 import type { StepResult } from '../runtime/step-result.js';
+import type { Workbench } from '../workbench/workbench.js';
+import type { CheckRecord } from '../runtime/check-record.js';
 import type { RuntimeLike } from './runtime-like.js';
 
 /**
- * The keys the framework itself keeps in a workflow's context. They begin with `_` so they never collide
- * with a step's name (step names may not begin with `_`). Never written to disk.
+ * The framework's own state in a workflow's context, typed: what a step or gate reads here needs no
+ * `instanceof` or cast (`ctx._brief?.goal`, `ctx._verdict?.feedback()`). The keys begin with `_` so they
+ * never collide with a step's name (step names may not begin with `_`); everything else in the context is a
+ * user value (step outputs and the caller's own keys, `unknown`). Never written to disk.
  */
 export interface WorkflowKeys {
   /** The runtime the workflow runs on; gates use it to run a judge. */
@@ -32,22 +41,35 @@ export interface WorkflowKeys {
   _failedAt: string;
   /** The message of a `StepAbort`; cleared at the start of each run. */
   _aborted: string;
-  /** The brief written by the clarify step (a `Brief`). */
-  _brief: unknown;
+  /** The brief written (or read back) by the clarify step. */
+  _brief: Brief;
   /** Display names of the brief sections still missing after a rejected clarification. */
   _briefMissing: string[];
-  /** The goal written by the goal step (a `Goal`). */
-  _goal: unknown;
-  /** The judge's last verdict (a `Verdict`). */
-  _verdict: unknown;
+  /** The goal written (or read back) by the goal step. */
+  _goal: Goal;
+  /** The judge's last verdict. */
+  _verdict: Verdict;
   /** How many judge rounds have run. */
   _goalRounds: number;
+  /** What flower found running the goal's checks in the last judged round (docs/goal-checks.md). */
+  _checks: CheckRecord;
   /** The run's abort signal, for gates that run agents or ask a human of their own. */
   _signal: AbortSignal;
+  /** The language of the workflow's messages: the runtime's (its configuration's); set at the start of each run. */
+  _lang: Lang;
+  /** The workflow's human channel, or null; set at the start of each run. */
+  _channel: HumanChannel | null;
+  /** The workflow's own workbench, or null; set at the start of each run. */
+  _workbench: Workbench | null;
 }
 
 /** A workflow's shared context: step outputs by step name, the caller's own keys, and {@link WorkflowKeys}. */
 export type Ctx = Record<string, unknown> & Partial<WorkflowKeys>;
+
+/** The language of the workflow's messages: the one its run set in the context, English outside a run. */
+export function contextLang(ctx: Ctx): Lang {
+  return ctx._lang ?? 'en';
+}
 
 /** A value computed from the context, synchronously or not. */
 export type StepFunction<T> = (ctx: Ctx) => T | Promise<T>;
@@ -84,7 +106,7 @@ export interface Step {
   readonly resumePrompt?: string | StepFunction<string> | null;
   /** Turns an accepted result into the step's context value; the result's text by default. */
   readonly reduce?: ((result: StepResult, ctx: Ctx) => string | Promise<string>) | null;
-  /** Send the prompt verbatim: no slash commands, no `@path` expansion (decision 11). */
+  /** Send the prompt verbatim: no slash commands, no `@path` expansion (decisions.md D11). */
   readonly verbatim?: boolean;
   /**
    * Always start a new session: a session this step left in lineage is never resumed. For judges (the goal
@@ -100,11 +122,33 @@ export interface Step {
 
 const ON_FAIL: readonly OnFail[] = ['stop', 'skip', 'continue'];
 
+/** All parameters of {@link step} in one object: the step's name, agent and prompt, and any other field of a {@link Step}. */
+export type StepParameters = Pick<Step, 'name' | 'spec' | 'prompt'> & Partial<Step>;
+
+/**
+ * Builds a {@link Step} from one object (the preferred form): every option not given is at its default
+ * (`retries: 0`, `onFail: 'stop'`, no gate). Throws a `TypeError` naming the step when a value cannot work.
+ *
+ * @example step({ name: 'work', spec: lead, prompt: 'Fix the failing tests.', retries: 1 })
+ */
+export function step(parameters: StepParameters): Step;
 /**
  * Builds a {@link Step} with every option at its default (`retries: 0`, `onFail: 'stop'`, no gate) and
- * `extra` on top. Throws a `TypeError` naming the step when a value cannot work.
+ * `extra` on top. The positional form of the public API; `step({ name, spec, prompt, ... })` is the same.
  */
-export function step(name: string, spec: AgentSpec, prompt: Step['prompt'], extra: Partial<Step> = {}): Step {
+export function step(name: string, spec: AgentSpec, prompt: Step['prompt'], extra?: Partial<Step>): Step;
+export function step(
+  first: string | StepParameters,
+  spec?: AgentSpec,
+  prompt?: Step['prompt'],
+  extra: Partial<Step> = {},
+): Step {
+  if (typeof first === 'object' && first !== null) {
+    const { name, spec: agent, prompt: text, ...rest } = first;
+    return step(name, agent, text, rest);
+  }
+  // Whatever is missing or wrong here, checkStep names it.
+  const name = first;
   const built: Step = {
     resumeFrom: null,
     fork: false,
@@ -118,8 +162,8 @@ export function step(name: string, spec: AgentSpec, prompt: Step['prompt'], extr
     verbatim: false,
     ...extra,
     name,
-    spec,
-    prompt,
+    spec: spec as AgentSpec,
+    prompt: prompt as Step['prompt'],
   };
   checkStep(built);
   return built;

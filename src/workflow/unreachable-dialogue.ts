@@ -1,14 +1,13 @@
 /**
- * The question flower puts to a person when the judge finds the goal unreachable (roles-and-mechanisms.md
- * §3.2 step 6): accept and move on, amend the goal, or "you judged wrong, keep going". Spinning more rounds
- * against an unreachable goal is the costliest option, so when nobody answers the step stops instead (the
- * caller throws `StepAbort`). Answers are matched by option number or id, then exact text; anything else is
- * the human's own words and means "misjudged" (D12).
+ * The question flower puts to a person when the judge finds the goal unreachable (docs/go-path.md): accept
+ * and move on, amend the goal, or "you judged wrong, keep going". Spinning more rounds against an unreachable
+ * goal is the costliest option, so when nobody answers the step stops instead (the caller throws
+ * `StepAbort`). Answers are matched by option number or id, then exact text; anything else is the human's own
+ * words and means "misjudged" (decisions.md D112).
  *
  * @module
  */
-import { languageOf, uiText } from '../config/ui-text.js';
-import { processEnvironment } from '../config/process-environment.js';
+import { uiText, type Lang } from '../config/ui-text.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Verdict } from '../roles/verdict.js';
 import { matchChoice, type Choice } from './answer-choice.js';
@@ -27,14 +26,17 @@ export type UnreachableOutcome =
 
 type UnreachableChoice = 'accept' | 'amend' | 'misjudged';
 
-/** Asks the human through `channel` what to do about `verdict`; for "amend" also asks for the new goal. */
+/**
+ * Asks the human through `channel`, in `lang` (the workflow's), what to do about `verdict`; for "amend" also
+ * asks for the new goal.
+ */
 export async function unreachableDialogue(
   channel: HumanChannel | null,
   verdict: Verdict,
+  lang: Lang,
   signal?: AbortSignal,
 ): Promise<UnreachableOutcome> {
   if (!canReachHuman(channel)) return { kind: 'unanswered' };
-  const lang = languageOf(processEnvironment());
   const choices: Choice<UnreachableChoice>[] = [
     { id: 'accept', text: uiText('verdict.accept', {}, lang) },
     { id: 'amend', text: uiText('verdict.amend', {}, lang) },

@@ -1,14 +1,13 @@
 /**
- * What happens to goal checks that cannot be verified here (roles-and-mechanisms.md §3.1, D4). Such a check
- * never passes, so the run would end in UNREACHABLE after all its work rounds (measured: HT002 found 4 of 15
- * only after $35.90 of work and $1.40 of judging). At goal time it costs nothing to decide: when a person can
- * be reached they choose to keep, drop or accept the checks; otherwise — and when nobody answers — a warning
- * says so now, while the goal file is still easy to edit.
+ * What happens to goal checks that cannot be verified here (docs/go-path.md, decisions.md D104). Such a check
+ * never passes, so the run would end in UNREACHABLE after all its work rounds (measured: the reference's
+ * HT002 run found 4 of 15 only after $35.90 of work and $1.40 of judging). At goal time it costs nothing to
+ * decide: when a person can be reached they choose to keep, drop or accept the checks; otherwise — and when
+ * nobody answers — a warning says so now, while the goal file is still easy to edit.
  *
  * @module
  */
-import { languageOf, uiText } from '../config/ui-text.js';
-import { processEnvironment } from '../config/process-environment.js';
+import { uiText, type Lang } from '../config/ui-text.js';
 import type { EventSink } from '../events/flower-event.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import { Goal } from '../roles/goal.js';
@@ -27,6 +26,8 @@ export interface SettleUnverifiableOptions {
   sink: EventSink | null | undefined;
   /** The step that set the goal, for the warning's `step`. */
   step: string;
+  /** The language of the question and the warning: the workflow's (`ctx._lang`). */
+  lang: Lang;
 }
 
 /**
@@ -42,7 +43,7 @@ export async function settleUnverifiable(
 ): Promise<Goal> {
   const unverifiable = [...goal.unverifiable];
   if (unverifiable.length === 0) return goal;
-  const lang = languageOf(processEnvironment());
+  const lang = options.lang;
   const verifiable = goal.checks.filter((check) => !unverifiable.includes(check));
   if (canReachHuman(channel) && verifiable.length > 0) {
     const choices: Choice<UnverifiableChoice>[] = [
@@ -58,11 +59,12 @@ export async function settleUnverifiable(
     const ask = await channel.ask(question, { options: choices.map((choice) => choice.text) });
     const choice = ask.state === 'answered' ? matchChoice(ask.answer, choices) : null;
     if (choice === 'keep') return goal;
-    if (choice === 'drop') return new Goal({ statement: goal.statement, checks: verifiable });
+    const blocks = verifiable.map((check) => goal.blockOf(check));
+    if (choice === 'drop') return new Goal({ statement: goal.statement, checks: verifiable, blocks });
     if (choice === 'accept') {
       const list = unverifiable.map((check) => `- ${check}`).join('\n');
       const statement = `${goal.statement}\n\nLeft to the human after the run; the judge does not check these:\n${list}`;
-      return new Goal({ statement, checks: verifiable });
+      return new Goal({ statement, checks: verifiable, blocks });
     }
   }
   const text = uiText(

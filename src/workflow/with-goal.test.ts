@@ -142,6 +142,20 @@ describe('withGoal', () => {
     backend.assertComplete();
   });
 
+  test('stops the step when the judge is killed, instead of counting it as a judge that did not finish', async () => {
+    const { rt } = runtime([turn('s-work', 'done'), turn('s-judge-1', NOT_YET), turn('s-work', 'again')]);
+    const controller = new AbortController();
+    const ctx = await new Workflow([withGoal(work(), null, { goalPath, rounds: 2 })]).run(rt, {
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.kind === 'text' && event.step === 'work/verdict#1') controller.abort();
+      },
+    });
+    expect(ctx._aborted).toBe('the judge of work/verdict#1 was stopped (killed-by-signal)');
+    expect(ctx._failedAt).toBe('work');
+    expect(ctx._verdict).toBeUndefined();
+  });
+
   test('passes at UNREACHABLE when the human accepts by option number', async () => {
     const { rt, backend } = runtime([turn('s-work', 'done'), turn('s-judge-1', UNREACHABLE)]);
     const channel = new HumanChannel({ timeoutS: 30 });

@@ -1,5 +1,5 @@
 /**
- * `withGoal`: the goal guard (roles-and-mechanisms.md §3.2). Each round of a work step ends with an
+ * `withGoal`: the goal guard (docs/go-path.md). Each round of a work step ends with an
  * independent judge in a fresh session that sees only the goal, the scene and the worker's claim, so it owes
  * the worker's effort nothing. ACHIEVED passes; anything else fails the round and its feedback resumes the
  * rejected session for the next (`<step>#round<n>`); UNREACHABLE stops to ask a person, because more rounds
@@ -8,30 +8,42 @@
  *
  * @module
  */
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { AgentSpec } from '../agent/agent-spec.js';
-import { languageOf, uiText } from '../config/ui-text.js';
-import { processEnvironment } from '../config/process-environment.js';
+import { uiText } from '../config/ui-text.js';
 import type { EventSink, VerdictEvent } from '../events/flower-event.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import { MANIFEST_FILE } from '../runtime/manifest.js';
+import { KILLED } from '../runtime/step-outcome.js';
 import type { StepResult } from '../runtime/step-result.js';
 import { readDocument } from '../roles/brief.js';
 import { Goal } from '../roles/goal.js';
 import { judge, type JudgeOptions } from '../roles/judge.js';
 import { Verdict } from '../roles/verdict.js';
 import { briefAmendments } from './brief-amendments.js';
+import { freezeDocument } from './freeze-document.js';
+import {
+  bindVerdict,
+  checksFeedback,
+  checksForJudge,
+  ensureBase,
+  runGoalChecks,
+  writeChecksNote,
+  type CheckPlaces,
+} from './goal-check-round.js';
+import { goalChecks } from '../roles/goal-checks.js';
+import type { CheckRecord } from '../runtime/check-record.js';
+import { hydrateGoal } from './goal-step.js';
+import { repairChecks } from './repair-checks.js';
+import { STEP_NAMES } from './step-names.js';
 import { runOutsideLineage } from './judge-run.js';
 import { reviseGoal } from './revise-goal.js';
 import { verifyPrompt } from './judge-prompts.js';
 import type { StepBuild } from './step-build.js';
 import { StepAbort } from './step-abort.js';
 import { verdictLabel } from './step-names.js';
-import type { Ctx, Step } from './step.js';
+import { contextLang, type Ctx, type Step } from './step.js';
 import { unreachableDialogue } from './unreachable-dialogue.js';
-
-/** The `StepResult.error` of a run stopped from outside (Runtime.KILLED). */
-const KILLED = 'killed-by-signal';
 
 /** Options of {@link withGoal}. `name` names the judge's agent spec (`judge` by default). */
 export interface WithGoalOptions extends StepBuild, JudgeOptions {
@@ -40,8 +52,8 @@ export interface WithGoalOptions extends StepBuild, JudgeOptions {
   /** Total rounds of work, each ending in a verdict; 3 by default, 0 and 1 both mean one. */
   rounds?: number;
   /**
-   * The brief, whose `## Added …` parts the judge is shown (D11); the channel's amend file by default.
-   * Null: none.
+   * The brief, whose `## Added …` parts the judge is shown (decisions.md D111); the channel's amend file by
+   * default. Null: none.
    */
   briefPath?: string | null;
   /** The context key of the goal step, refreshed when the human amends the goal; `goal` by default. */
@@ -81,11 +93,18 @@ export function withGoal(work: Step, channel: HumanChannel | null, options: With
     // Rounds count per run of the step: a wake starts again at round 1.
     when: async (ctx) => {
       const runs = typeof when === 'function' ? await when(ctx) : true;
-      if (runs) ctx._goalRounds = 0;
+      if (runs) {
+        ctx._goalRounds = 0;
+        // The negative control's tree: the workspace before this goal's work began (kept across wakes).
+        if (usesChecks(guard.goalPath)) ensureBase(checkPlaces(ctx, guard.goalPath));
+      }
       return runs;
     },
     gate: (result, ctx) => judgeRound(guard, result, ctx),
-    onReject: (_result, ctx) => (ctx._verdict instanceof Verdict ? ctx._verdict.feedback() : ''),
+    onReject: (_result, ctx) =>
+      [ctx._verdict?.feedback() ?? '', ctx._checks === undefined ? '' : checksFeedback(ctx._checks)]
+        .filter((part) => part !== '')
+        .join('\n\n'),
   };
 }
 
@@ -113,6 +132,13 @@ async function judgeRound(guard: Guard, result: StepResult, ctx: Ctx): Promise<b
   const goal = currentGoal(ctx, guard.goalPath);
   const amendments = guard.briefPath === null ? [] : briefAmendments(readDocument(guard.briefPath) ?? '');
   const label = verdictLabel(guard.work.name, round);
+  // flower runs the goal's checks itself before the judge looks, so the judge sees the results and is bound.
+  const record = await runGoalChecks(goal, checkPlaces(ctx, guard.goalPath), { negativeControl: true });
+  if (record === null) delete ctx._checks;
+  else {
+    ctx._checks = record;
+    writeChecksNote(guard.goalPath, record, label);
+  }
   const judged = await runOutsideLineage(
     rt,
     guard.judgeSpec,
@@ -121,18 +147,28 @@ async function judgeRound(guard: Guard, result: StepResult, ctx: Ctx): Promise<b
       goalPath: guard.goalPath,
       reply: result.text,
       amendments,
+      ...(record === null ? {} : { checks: checksForJudge(record) }),
     }),
     { label, sink: ctx._onEvent ?? null, signal: ctx._signal },
   );
-  if (judged.error === KILLED) throw new StepAbort(`the judge of ${label} was stopped (${KILLED})`);
-  const verdict = judged.ok
+  if (judged.outcome.kind === 'killed') {
+    throw new StepAbort(`the judge of ${label} was stopped (${KILLED})`);
+  }
+  const said = judged.ok
     ? Verdict.parse(judged.text)
     : new Verdict({
         state: 'NOT_YET',
         reason: `the judge did not finish (${judged.error ?? 'no result'}); treated as not achieved`,
       });
+  const verdict = record === null ? said : bindVerdict(said, record);
+  if (record !== null) {
+    // The row keeps the judge's reply as its text; flower's result goes beside it.
+    judged.checks = record;
+    rt.saveManifest?.();
+  }
   ctx._verdict = verdict;
-  emitVerdict(ctx._onEvent, label, round, verdict);
+  emitVerdict(ctx._onEvent, label, round, verdict, record);
+  if (record !== null) await replaceBlindChecks(guard, goal, record, ctx, round);
   if (verdict.state === 'ACHIEVED') return true;
   if (verdict.state !== 'UNREACHABLE') return false;
   return unreachable(guard, verdict, goal, ctx, round);
@@ -148,10 +184,10 @@ async function unreachable(
 ): Promise<boolean> {
   let outcome: Awaited<ReturnType<typeof unreachableDialogue>>;
   try {
-    outcome = await unreachableDialogue(guard.channel, verdict, ctx._signal);
+    outcome = await unreachableDialogue(guard.channel, verdict, contextLang(ctx), ctx._signal);
   } catch (error) {
     // The channel rejects only when the run is stopped while it waits for the human.
-    if (ctx._signal?.aborted === true) throw new StepAbort('killed-by-signal');
+    if (ctx._signal?.aborted === true) throw new StepAbort(KILLED);
     throw error;
   }
   switch (outcome.kind) {
@@ -187,11 +223,55 @@ async function unreachable(
       const text = uiText(
         'verdict.aborted',
         { reason: verdict.reason || '-', goal: guard.goalPath, manifest },
-        languageOf(processEnvironment()),
+        contextLang(ctx),
       );
       throw new StepAbort(text);
     }
   }
+}
+
+/** Where the goal's checks run: the runtime's workspace, without its run directory and workbench. */
+function checkPlaces(ctx: Ctx, goalPath: string): CheckPlaces {
+  const rt = ctx._runtime;
+  const workspace = resolve(rt?.workspace ?? '.');
+  const runDir = rt?.runDir === undefined ? null : resolve(rt.runDir);
+  const exclude = [dirname(resolve(goalPath))];
+  if (runDir !== null) exclude.push(runDir);
+  if (ctx._workbench != null) exclude.push(resolve(ctx._workbench.root));
+  return { workspace, runDir, exclude };
+}
+
+/** True when the goal file has machine checks (or items marked unverifiable) for flower to run. */
+function usesChecks(goalPath: string): boolean {
+  const goal = Goal.load(goalPath);
+  return goal !== null && (goalChecks(goal).active || goal.unverifiable.length > 0);
+}
+
+/**
+ * The negative control's consequence: a check that passed on the base tree (or could not be read) is sent
+ * back to the judge to replace, and the repaired goal is frozen for the next round. When the judge gives no
+ * complete goal, the old checks stay — and keep failing the rounds, never passing in silence.
+ */
+async function replaceBlindChecks(
+  guard: Guard,
+  goal: Goal,
+  record: CheckRecord,
+  ctx: Ctx,
+  round: number,
+): Promise<void> {
+  const problems = record.items
+    .filter((item) => item.kind === 'invalid' || (item.kind === 'command' && item.passes_on_base === true))
+    .map((item) => ({ item: item.item, problem: item.why }));
+  if (problems.length === 0) return;
+  const repaired = await repairChecks(goal, problems, {
+    ctx,
+    judgeSpec: guard.judgeSpec,
+    label: `${guard.work.name}/checks#${round}`,
+    facts: guard.options.facts,
+  });
+  if (repaired === null) return;
+  freezeDocument(guard.goalPath, repaired.toMarkdown());
+  hydrateGoal(ctx, guard.options.goalKey ?? STEP_NAMES.goal, repaired);
 }
 
 /** The goal to judge against: the file (a human may have edited it), else the context's, else empty. */
@@ -201,7 +281,7 @@ function currentGoal(ctx: Ctx, goalPath: string): Goal {
     ctx._goal = frozen;
     return frozen;
   }
-  return ctx._goal instanceof Goal ? ctx._goal : new Goal();
+  return ctx._goal ?? new Goal();
 }
 
 function emitVerdict(
@@ -209,10 +289,13 @@ function emitVerdict(
   label: string,
   round: number,
   verdict: Verdict,
+  record: CheckRecord | null,
 ): void {
+  const said = verdict.reason === '' ? verdict.state : `${verdict.state}: ${verdict.reason}`;
   const event: VerdictEvent = {
     kind: 'verdict',
-    text: verdict.reason === '' ? verdict.state : `${verdict.state}: ${verdict.reason}`,
+    // The closing line names what was and was not verified here ("2 of 5 items verified here; 3 need macOS").
+    text: record === null || said.includes(record.summary) ? said : `${said} (${record.summary})`,
     at: Date.now() / 1000,
     step: label,
     round,

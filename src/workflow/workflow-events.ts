@@ -1,6 +1,6 @@
 /**
  * The events a workflow emits (`step`, `step_end`, `warning`) and the guarded sink they go through: a UI
- * callback that throws must never end a run that may have cost hours (runtime.md §14 #5).
+ * callback that throws must never end a run that may have cost hours (decisions.md D305).
  *
  * @module
  */
@@ -12,6 +12,7 @@ import type {
   WarningCode,
   WarningEvent,
 } from '../events/flower-event.js';
+import { errorText } from '../internal/error-text.js';
 
 /**
  * Wraps `sink` so a throw is recorded in `uiErrors` instead of propagating. Returns null for no sink, so
@@ -47,11 +48,6 @@ export function stepEndEvent(
 /** A one-line warning shown on screen. */
 export function warningEvent(code: WarningCode, text: string, step: string | null): WarningEvent {
   return { kind: 'warning', text, at: now(), step, code, detail: text };
-}
-
-/** `Name: message` for an Error, the value as text otherwise. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 function now(): number {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { agentSpec } from '../agent/agent-spec.js';
 import { isFlowerError } from '../errors.js';
+import { HumanChannel } from '../human/human-channel.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { readManifest } from '../runtime/manifest.js';
 import { Runtime } from '../runtime/runtime.js';
@@ -161,7 +162,7 @@ describe('Workflow.run', () => {
 
   test('wires the run’s sink into a channel without one, and unwires it afterwards', async () => {
     const { rt, backend } = runtime([turn('s1', 'ok')]);
-    const channel: { onEvent: ((event: FlowerEvent) => void) | null } = { onEvent: null };
+    const channel = new HumanChannel({ timeoutS: 0 });
     const received: string[] = [];
     let wiredDuringRun = false;
     const flow = new Workflow(
@@ -207,14 +208,15 @@ describe('Workflow.run', () => {
     const calls: string[] = [];
     const rt: RuntimeLike = {
       onSession: null,
-      run: async (_spec, prompt, options = {}) => {
+      run: (_spec, prompt, options = {}) => {
         calls.push(`${options.stepName ?? ''}:${prompt}`);
-        return {
+        return Promise.resolve({
           ...newStepResult(options.stepName ?? '', 1),
           sessionId: 's1',
           error: Runtime.KILLED,
+          outcome: { kind: 'killed' },
           endedAt: 2,
-        };
+        });
       },
     };
     const flow = new Workflow([

@@ -1,25 +1,22 @@
 /**
- * `Workflow`: a list of steps run in order on one runtime, sharing a context (runtime.md §9). It owns the
+ * `Workflow`: a list of steps run in order on one runtime, sharing a context (docs/workflows.md). It owns the
  * parts around the steps: clearing what a previous run left in the context, continuity across processes,
  * the human channel's event wiring, and stopping on a failure or an aborted signal.
  *
  * @module
  */
-import { languageOf, uiText } from '../config/ui-text.js';
-import { processEnvironment } from '../config/process-environment.js';
+import { uiText } from '../config/ui-text.js';
 import { FlowerError } from '../errors.js';
 import type { EventSink } from '../events/flower-event.js';
+import type { HumanChannel } from '../human/human-channel.js';
 import type { StepResult } from '../runtime/step-result.js';
+import type { Workbench } from '../workbench/workbench.js';
 import { openContinuity } from './continuity.js';
 import { runStep } from './run-step.js';
+import { checkReferences } from './step-references.js';
 import type { RuntimeLike } from './runtime-like.js';
-import { checkStep, type Ctx, type Step } from './step.js';
+import { checkStep, contextLang, type Ctx, type Step } from './step.js';
 import { guardSink, warningEvent } from './workflow-events.js';
-
-/** The part of a human channel the workflow touches: its event sink, wired when the channel has none. */
-export interface ChannelLike {
-  onEvent: EventSink | null;
-}
 
 /** How a {@link Workflow} is set up. */
 export interface WorkflowOptions {
@@ -28,9 +25,9 @@ export interface WorkflowOptions {
   /** The context to start from (kept and reused by every run of this object); `{}` by default. */
   context?: Ctx;
   /** The human channel its agents ask through; gets the run's event sink when it has none. */
-  channel?: ChannelLike | null;
+  channel?: HumanChannel | null;
   /** The workflow's own workbench; `flower run` prefers it over `-W`. */
-  workbench?: object | null;
+  workbench?: Workbench | null;
   /** Resume each step's session from earlier runs in the same run directory; true by default. */
   continuous?: boolean;
 }
@@ -51,8 +48,8 @@ export class Workflow {
   readonly steps: readonly Step[];
   /** The shared context; the same object across runs, returned by {@link Workflow.run}. */
   readonly context: Ctx;
-  readonly channel: ChannelLike | null;
-  readonly workbench: object | null;
+  readonly channel: HumanChannel | null;
+  readonly workbench: Workbench | null;
   readonly continuous: boolean;
   /** Failures of event sinks, `onStep` and lineage writes: recorded, never fatal. */
   readonly uiErrors: string[] = [];
@@ -73,6 +70,7 @@ export class Workflow {
       }
       seen.add(candidate.name);
     }
+    checkReferences(steps);
     this.steps = [...steps];
     this.name = options.name ?? 'workflow';
     this.context = options.context ?? {};
@@ -88,7 +86,7 @@ export class Workflow {
    */
   async run(rt: RuntimeLike, options: WorkflowRunOptions = {}): Promise<Ctx> {
     if (this.#running) {
-      throw new FlowerError('RUNTIME_BUSY', uiText('step.busy', {}, languageOf(processEnvironment())));
+      throw new FlowerError('RUNTIME_BUSY', uiText('step.busy', {}, rt.lang ?? 'en'));
     }
     this.#running = true;
     const sink = guardSink(options.onEvent, this.uiErrors);
@@ -99,7 +97,7 @@ export class Workflow {
       const ctx = this.#prepare(rt, sink, options.signal);
       const continuity = this.continuous
         ? openContinuity(rt, ctx, (code, text) => sink?.(warningEvent(code, text, null)), {
-            lang: languageOf(processEnvironment()),
+            lang: contextLang(ctx),
             uiErrors: this.uiErrors,
           })
         : null;
@@ -141,7 +139,7 @@ export class Workflow {
     }
   }
 
-  /** Sets the per-run keys and removes what only described the previous run (runtime.md §14 #11). */
+  /** Sets the per-run keys and removes what only described the previous run (decisions.md D311). */
   #prepare(rt: RuntimeLike, sink: EventSink | null, signal: AbortSignal | undefined): Ctx {
     const ctx = this.context;
     delete ctx._failedAt;
@@ -150,6 +148,10 @@ export class Workflow {
     delete ctx._woke;
     ctx._runtime = rt;
     ctx._onEvent = sink;
+    // The runtime's language, not the process's: a runtime configured for Chinese gets Chinese messages.
+    ctx._lang = rt.lang ?? 'en';
+    ctx._channel = this.channel;
+    ctx._workbench = this.workbench;
     if (signal === undefined) delete ctx._signal;
     else ctx._signal = signal;
     ctx._sessions ??= {};

@@ -2,7 +2,7 @@
 // not write. It neither de-duplicates by uuid nor copies entries; the suite pins those gaps instead of
 // failing, so an SDK change in either direction is noticed.
 import { InMemorySessionStore } from '../../src/agent/claude-sdk.js';
-import { runSessionStoreSuite } from './session-store-suite.js';
+import { runSessionStoreSuite } from '../../src/testing/index.js';
 
 runSessionStoreSuite('InMemorySessionStore', () => new InMemorySessionStore(), {
   deduplicatesByUuid: false,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
 import { SqliteSessionStore } from '../../src/session/sqlite-session-store.js';
-import { runSessionStoreSuite } from './session-store-suite.js';
+import { runSessionStoreSuite } from '../../src/testing/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'flower-conformance-sqlite-'));
 let count = 0;

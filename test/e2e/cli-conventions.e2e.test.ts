@@ -10,6 +10,7 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, test } from 'vitest';
 import { readManifest, writeManifest } from '../../src/runtime/manifest.js';
 import { EventLog, readRecentEvents } from '../../src/runtime/event-log.js';
+import { errorOutcome } from '../../src/runtime/step-outcome.js';
 import type { StepResult } from '../../src/runtime/step-result.js';
 import type { RunStatus } from '../../src/runtime/run-status.js';
 import {
@@ -211,8 +212,16 @@ describe('flower CLI conventions (e2e)', () => {
     };
     const failure = 'npm test still fails in test/parse.test.ts after three attempts';
     writeManifest(runDir, 'run-1', [
-      { ...step, step: 'clarify', ok: true, costUsd: 0.0123, error: null, numTurns: 1 },
-      { ...step, step: 'work', ok: false, costUsd: 0.4567, error: failure },
+      {
+        ...step,
+        step: 'clarify',
+        ok: true,
+        costUsd: 0.0123,
+        error: null,
+        outcome: { kind: 'ok' },
+        numTurns: 1,
+      },
+      { ...step, step: 'work', ok: false, costUsd: 0.4567, error: failure, outcome: errorOutcome(failure) },
     ] as StepResult[]);
     const log = new EventLog(runDir, { pid: 999_999_999 });
     const reason = 'check 2 fails: clock --utc prints local time';

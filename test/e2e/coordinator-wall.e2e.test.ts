@@ -2,7 +2,8 @@
 // factory, run by the Runtime with the real SDK and Claude Code binary against the fake Messages API. It is
 // not offered Write or Edit at all; its hands-on Bash is refused as a permission denial whose text is the
 // wall's reason; side-effect-free glances run; a worker subagent's
-// Bash and Write run; a dispatch without `run_in_background` is rewritten to the foreground (decision 8).
+// Bash and Write run; a dispatch without `run_in_background` is rewritten to the foreground
+// (decisions.md D8).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';

@@ -1,7 +1,7 @@
-// `flower demo` end to end (decision 16): the built CLI (`node dist/cli/main.js`, built by `npm test`) runs the
-// whole go path against the scripted model it bundles — real SDK, real Claude Code binary, flower's own fake
-// Messages API on 127.0.0.1 — with a scratch HOME and no ANTHROPIC_* variables. The user's `.env` points at a
-// closed port with a key: if the demo used either, it would fail.
+// `flower demo` end to end (decisions.md D16): the built CLI (`node dist/cli/main.js`, built by `npm test`)
+// runs the whole go path against the scripted model it bundles — real SDK, real Claude Code binary, flower's
+// own fake Messages API on 127.0.0.1 — with a scratch HOME and no ANTHROPIC_* variables. The user's `.env`
+// points at a closed port with a key: if the demo used either, it would fail.
 import {
   mkdirSync,
   mkdtempSync,

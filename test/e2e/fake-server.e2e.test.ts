@@ -81,7 +81,7 @@ describe('FakeAnthropicServer with the real SDK', () => {
     expect(server.unexpectedCalls).toEqual([]);
     const lastCall = messageCalls(server).at(-1);
     expect(lastCall?.turn).toBe(1);
-    expect(JSON.stringify(lastCall?.body.messages.at(-1))).toContain('tool_result');
+    expect(JSON.stringify(lastCall?.body.messages?.at(-1))).toContain('tool_result');
   });
 
   test('tells a foreground subagent apart from the main thread by its agent id', async () => {
@@ -129,7 +129,7 @@ describe('FakeAnthropicServer with the real SDK', () => {
       ['main', 1],
     ]);
     // The hand-back the main thread receives carries the subagent's report.
-    expect(JSON.stringify(calls.at(-1)?.body.messages.at(-1))).toContain('SUB REPORT: wrote sub.txt');
+    expect(JSON.stringify(calls.at(-1)?.body.messages?.at(-1))).toContain('SUB REPORT: wrote sub.txt');
   });
 
   test('recovers from a stream cut once: the retry gets the same turn and the run succeeds', async () => {

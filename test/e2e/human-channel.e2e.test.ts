@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { FlowerEvent } from '../../src/events/flower-event.js';
 import { startLiveInput } from '../../src/cli/live-input.js';
 import { HumanChannel, OVER_BUDGET_TEXT, TIMEOUT_TEXT } from '../../src/human/human-channel.js';
-import { ASK_TOOL } from '../../src/human/human-tools.js';
+import { ASK_TOOL } from '../../src/guards/human-tool-names.js';
 import {
   FakeAnthropicServer,
   message,
@@ -45,7 +45,7 @@ function modelCalls(server: FakeAnthropicServer): FakeRequest[] {
 function resultIn(request: FakeRequest | undefined, id: string): string {
   for (const entry of (request?.body.messages ?? []) as Array<{ content: unknown }>) {
     if (!Array.isArray(entry.content)) continue;
-    for (const block of entry.content as Array<Record<string, any>>) {
+    for (const block of entry.content as Array<Record<string, unknown>>) {
       if (block['type'] !== 'tool_result' || block['tool_use_id'] !== id) continue;
       const content = block['content'];
       return typeof content === 'string'
@@ -130,7 +130,7 @@ describe('HumanChannel with the real SDK', () => {
       interrupt: null,
       onSide: null,
     });
-    cleanups.push(async () => live.close());
+    cleanups.push(() => Promise.resolve(live.close()));
     const running = runQuery('Ask me.', e2eOptions(scratch, { tools: [], mcpServers: channel.mcpServers() }));
     await expect.poll(() => channel.pending().length, { timeout: 60_000 }).toBe(1);
     input.write('blue\n');

@@ -1,7 +1,8 @@
-// A judge with `canRun: 'inspect'` (D1), run by the Runtime with the real SDK and Claude Code binary against
-// the fake Messages API: the runtime's whitelist approves Bash (it is in the judge's tools), while the judge's
-// own inspection hook denies anything but an inspection — and the binary lets the deny win, so the judge can
-// look at an artifact but cannot change the workspace. Its rule text reaches the model as the system prompt.
+// A judge with `canRun: 'inspect'` (decisions.md D101), run by the Runtime with the real SDK and Claude Code
+// binary against the fake Messages API: the runtime's whitelist approves Bash (it is in the judge's tools),
+// while the judge's own inspection hook denies anything but an inspection — and the binary lets the deny win,
+// so the judge can look at an artifact but cannot change the workspace. Its rule text reaches the model as
+// the system prompt.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';

@@ -90,7 +90,7 @@ describe('flower once (e2e)', () => {
     expect(system.at(-1)?.text.trimEnd().endsWith('Answer in one line.')).toBe(true);
     expect(system.map((block) => block.text).join('\n')).toContain('Claude Code');
 
-    // The transcript lives under <runDir>/claude, filed under the key flower computes (decisions 4, 19).
+    // The transcript lives under <runDir>/claude, filed under the key flower computes (decisions.md D4, D19).
     const projects = join(workspace, 'runs', 'claude', 'projects');
     expect(readdirSync(projects)).toEqual([projectKey(realpathSync(workspace))]);
     expect(existsSync(join(projects, projectKey(realpathSync(workspace)), `${row?.session_id}.jsonl`))).toBe(
@@ -171,7 +171,7 @@ describe('flower once (e2e)', () => {
     expect(run.stdout).toBe('');
     expect(readManifest(join(scratch.workspace, 'runs'))[0]).toMatchObject({
       ok: false,
-      error: expect.stringContaining('401'),
+      error: expect.stringContaining('401') as unknown,
     });
   });
 
@@ -215,7 +215,7 @@ describe('flower once (e2e)', () => {
         step: 'ad-hoc',
         ok: false,
         error: 'killed-by-signal',
-        session_id: expect.any(String),
+        session_id: expect.any(String) as unknown,
       }),
     ]);
   });

@@ -43,7 +43,7 @@ describe('oversized input (e2e)', () => {
       const opening = firstUserText(call);
       if (call.thread === 'main' && opening.includes('Clarify this request')) {
         const saved = /saved in full at (\S+?\.md)\./.exec(
-          lastUserText({ body: { messages: [call.body.messages[0]] } }),
+          lastUserText({ body: { messages: [call.body.messages?.[0]] } }),
         );
         if (call.turn === 0) {
           requestPath = saved?.[1] ?? '';

@@ -96,7 +96,7 @@ describe('flower run against faults (e2e)', () => {
       ok: false,
       attempts: 1,
       resumed: false,
-      error: expect.stringContaining('401'),
+      error: expect.stringContaining('401') as unknown,
     });
     // flower's small CLI retry count: three calls, then the step ends.
     expect(server.calls.filter((call) => call.path === '/v1/messages').length).toBeLessThanOrEqual(3);

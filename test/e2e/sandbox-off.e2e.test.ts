@@ -118,7 +118,7 @@ describe('FLOWER_SANDBOX=off (e2e)', () => {
       (event) => event.kind === 'warning' && event.code === 'shell_not_sandboxed',
     );
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatchObject({ detail: expect.stringContaining('FLOWER_SANDBOX=off') });
+    expect(warnings[0]).toMatchObject({ detail: expect.stringContaining('FLOWER_SANDBOX=off') as unknown });
     expect(warnings[0]?.kind === 'warning' ? warnings[0].text : '').toContain('FLOWER_SANDBOX=off');
     const reached = seenToolResult(server, 'reach');
     const pid = readFileSync(join(scratch.workspace, 'server.pid'), 'utf8');

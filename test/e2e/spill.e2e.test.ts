@@ -2,7 +2,7 @@
 // spill guard handles, the next request the fake Messages API receives must carry the pointer and the first
 // 400 characters instead of the full text, the spill file must hold the full text, and reading a spill file
 // back must not spill again. The shapes the binary accepts as a replacement are only known from running it
-// (sdk-feasibility.md §2), so one scripted run exercises them all and the tests below read what it left.
+// by probing it, so one scripted run exercises them all and the tests below read what it left.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,7 +24,7 @@ import {
   text,
   toolUse,
 } from '../../src/testing/index.js';
-import type { FakeRequest, FakeResponse, FakeScript } from '../../src/testing/index.js';
+import type { FakeRequest, FakeRequestBody, FakeResponse, FakeScript } from '../../src/testing/index.js';
 import { Workbench } from '../../src/workbench/workbench.js';
 import { allowEveryTool, e2eOptions, runQuery } from './support/run-query.js';
 
@@ -58,7 +58,7 @@ process.stdout.write(lines.join('\\n'));
 interface Call {
   thread: string;
   turn: number;
-  body: any;
+  body: FakeRequestBody;
 }
 
 /** The text the model was shown for tool call `id`, from the first request that carries its result. */
@@ -66,7 +66,7 @@ function shownFor(calls: readonly Call[], id: string): { text: string; isError: 
   for (const call of calls) {
     for (const entry of call.body.messages as Array<{ content: unknown }>) {
       if (!Array.isArray(entry.content)) continue;
-      for (const block of entry.content as Array<Record<string, any>>) {
+      for (const block of entry.content as Array<Record<string, unknown>>) {
         if (block['type'] !== 'tool_result' || block['tool_use_id'] !== id) continue;
         const content = block['content'];
         const shown =
@@ -194,9 +194,9 @@ beforeAll(async () => {
   indexPath = bench.index;
 
   const dump = (name: string, body: string) =>
-    tool(name, 'Returns a long text', { label: z.string() }, async () => ({
-      content: [{ type: 'text' as const, text: body }],
-    }));
+    tool(name, 'Returns a long text', { label: z.string() }, () =>
+      Promise.resolve({ content: [{ type: 'text' as const, text: body }] }),
+    );
   const spills: SpillEvent[] = [];
   const spillHooks = toHooks(
     spillGuard(bench, { onSpill: (event) => spills.push(event as SpillEvent) }),

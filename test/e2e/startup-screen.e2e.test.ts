@@ -33,7 +33,7 @@ afterEach(async () => {
 
 /** A fake API that answers every request (the probe is the only one these runs make). */
 async function setUp(): Promise<ScratchEnvironment> {
-  server = await FakeAnthropicServer.start(async () => message([text('ok')]));
+  server = await FakeAnthropicServer.start(() => message([text('ok')]));
   environment = await scratchEnvironment({ baseUrl: server.url });
   return environment;
 }

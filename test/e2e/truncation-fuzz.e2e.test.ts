@@ -8,11 +8,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import type { HookCallbackMatcher, SDKSystemMessage } from '../../src/agent/claude-sdk.js';
+import { valueText } from '../../src/internal/value-text.js';
 import type { Entry } from '../../src/session/entry-content.js';
 import { EphemeralPolicy } from '../../src/session/ephemeral-policy.js';
+import { expireLayer } from '../../src/session/expire-layer.js';
+import { journalLayer } from '../../src/session/journal-layer.js';
+import { layeredStore } from '../../src/session/layered-store.js';
 import { emptyLoadReport, type LoadReport } from '../../src/session/load-report.js';
+import { PgSessionStore } from '../../src/session/pg-session-store.js';
+import { pruneLayer } from '../../src/session/prune-layer.js';
+import { PrunePolicy } from '../../src/session/prune-policy.js';
 import { PruningSessionStore } from '../../src/session/pruning-session-store.js';
 import { SqliteSessionStore } from '../../src/session/sqlite-session-store.js';
+import { trimLayer } from '../../src/session/trim-layer.js';
 import { TrimPolicy } from '../../src/session/trim-policy.js';
 import { validateTranscript } from '../../src/session/validate-transcript.js';
 import {
@@ -25,21 +33,22 @@ import {
   type FakeRequest,
   type ScratchEnvironment,
 } from '../../src/testing/index.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { runQuery } from './support/run-query.js';
 
 /** Denies `rm …` (recorded as `toolDenialKind: 'permission-rule'`), allows everything else. */
 const guard: HookCallbackMatcher = {
   hooks: [
-    async (input) => {
+    (input) => {
       const command = (input as { tool_input?: { command?: unknown } }).tool_input?.command;
       const deny = typeof command === 'string' && command.startsWith('rm ');
-      return {
+      return Promise.resolve({
         hookSpecificOutput: {
           hookEventName: 'PreToolUse',
           permissionDecision: deny ? 'deny' : 'allow',
           ...(deny ? { permissionDecisionReason: 'rm is not allowed here' } : {}),
         },
-      };
+      });
     },
   ],
 };
@@ -165,7 +174,7 @@ async function eachLimited<T>(
 
 describe('truncation fuzz', () => {
   test('the recording covers the shapes the pipeline rewrites', () => {
-    const types = recording.main.map((entry) => `${entry.type}/${String(entry['subtype'] ?? '')}`);
+    const types = recording.main.map((entry) => `${entry.type}/${valueText(entry['subtype'])}`);
     expect(types).toContain('system/api_error');
     expect(recording.main.filter((entry) => entry['isApiErrorMessage'] === true)).toHaveLength(1);
     expect(recording.main.filter((entry) => entry['toolDenialKind'] === 'permission-rule')).toHaveLength(2);
@@ -261,4 +270,115 @@ describe('truncation fuzz', () => {
       expect(totals[field], field).toBeGreaterThan(0);
     }
   }, 300_000);
+});
+
+// The same fuzz over PostgreSQL: every cut, stored in a PgSessionStore and loaded through the same layers put
+// over it with layeredStore(), gives exactly what the SQLite preset gives (so the resumes above vouch for it)
+// and passes the validator; every eighth cut is also resumed by the real SDK with the PostgreSQL store as its
+// session store, against the API that enforces tool pairs. Not every cut is resumed again: each resume costs
+// a Claude Code process, and identical loads make identical requests.
+describe('truncation fuzz on PostgreSQL', () => {
+  let server: PostgresServer;
+  let location: string;
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    location = await server.createDatabase('fuzz');
+  }, 60_000);
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  test('every cut loads from PostgreSQL through the layers exactly as from SQLite, and resumes', async () => {
+    const api = await FakeAnthropicServer.start(() => message([text('Resumed.')]), {
+      enforceToolPairs: true,
+    });
+    const agentCall = recording.main.findIndex((entry) =>
+      JSON.stringify(entry['message'] ?? '').includes('"name":"Agent"'),
+    );
+    const different: string[] = [];
+    const invalid: string[] = [];
+    const failedResumes: string[] = [];
+    let resumed = 0;
+    try {
+      const cuts = Array.from({ length: recording.main.length }, (_, index) => index + 1);
+      await eachLimited(cuts, 2, async (cut) => {
+        const directory = join(scratch.dir, `pg-cut-${cut}`);
+        mkdirSync(directory);
+        const trim = new TrimPolicy({ keepRecent: 1 });
+        const ephemeral = new EphemeralPolicy({ keepRecent: 1 });
+        const prune = new PrunePolicy();
+        const sqlite = new PruningSessionStore(join(directory, 'sessions.db'), scratch.workspace, {
+          trim,
+          ephemeral,
+          prune,
+        });
+        const store = layeredStore(
+          new PgSessionStore(location, { schema: `cut_${cut}`, maxConnections: 2 }),
+          [
+            expireLayer(ephemeral),
+            trimLayer(trim, { workspace: scratch.workspace, deferSpills: false }),
+            pruneLayer(prune),
+            journalLayer(prune.orphanText),
+          ],
+        );
+        try {
+          const key = { projectKey: recording.projectKey, sessionId: recording.sessionId };
+          const raw = recording.main.slice(0, cut);
+          for (const target of [sqlite, store]) {
+            await target.append(key, raw);
+            if (cut > agentCall) {
+              for (const subagent of recording.subagents)
+                await target.append({ ...key, subpath: subagent.subpath }, subagent.entries);
+            }
+          }
+          const loaded = (await store.load(key)) ?? [];
+          const expected = (await sqlite.load(key)) ?? [];
+          if (JSON.stringify(loaded) !== JSON.stringify(expected)) different.push(`cut ${cut}`);
+          const problems = validateTranscript(loaded);
+          if (problems.length > 0) invalid.push(`cut ${cut}: ${JSON.stringify(problems)}`);
+          if (JSON.stringify(store.reportFor(key)) !== JSON.stringify(sqlite.reportFor(key))) {
+            different.push(`cut ${cut} (report)`);
+          }
+          const conversation = raw.some((entry) => entry.type === 'user' || entry.type === 'assistant');
+          if (cut % 8 !== 0 || !conversation) return;
+          const configDir = join(directory, 'claude-config');
+          mkdirSync(configDir);
+          const prompt = `Carry on from PostgreSQL (cut ${cut}).`;
+          const outcome = await runQuery(prompt, {
+            env: { ...scratch.env, ANTHROPIC_BASE_URL: api.url, CLAUDE_CONFIG_DIR: configDir },
+            cwd: scratch.workspace,
+            settingSources: [],
+            hooks: { PreToolUse: [guard] },
+            sessionStore: store,
+            resume: recording.sessionId,
+          });
+          resumed += 1;
+          const sent = api.calls.some((call) => {
+            const body = JSON.stringify(call.body);
+            return call.path === '/v1/messages' && body.includes(prompt) && body.includes('Tidy the notes.');
+          });
+          // The SDK mirrored the resumed turn back into PostgreSQL.
+          const after = (await store.load(key)) ?? [];
+          const mirrored = JSON.stringify(after).includes(prompt);
+          if (outcome.result?.is_error !== false || !sent || !mirrored) {
+            failedResumes.push(
+              `cut ${cut}: ${outcome.result?.subtype ?? 'no result'} sent=${sent} mirrored=${mirrored} ${outcome.error?.message ?? ''}`,
+            );
+          }
+        } finally {
+          sqlite.close();
+          await store.close();
+        }
+      });
+    } finally {
+      await api.close();
+    }
+    expect(different).toEqual([]);
+    expect(invalid).toEqual([]);
+    expect(failedResumes).toEqual([]);
+    expect(api.rejectedCalls).toEqual([]);
+    expect(resumed).toBeGreaterThanOrEqual(Math.floor(recording.main.length / 8) - 1);
+  }, 240_000);
 });

@@ -1,6 +1,7 @@
 // The workbench index (acceptance of "Roles, guards and the workbench"): a worker writes a script with a
 // `desc:` line, INDEX.md lists it with that description, and the first request of a new session carries
-// the index (decision 20: in the first user message, not the system prompt). Real SDK and binary, fake API.
+// the index (decisions.md D20: in the first user message, not the system prompt). Real SDK and binary, fake
+// API.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';

@@ -76,7 +76,7 @@ describe('worktree isolation (e2e)', () => {
     expect(new Set(places).size).toBe(2);
     expect(places.sort()).toEqual([...worktrees].sort());
     // The main checkout: nothing made there, nothing for `git status` to report beyond flower's own run
-    // directory (`<workspace>/runs` by default, decision 3).
+    // directory (`<workspace>/runs` by default, decisions.md D3).
     expect(existsSync(join(workspace, 'made.txt'))).toBe(false);
     expect(git(workspace, 'status', '--porcelain', '--untracked-files=all', '--', '.', ':!runs')).toBe('');
     // Worktrees holding changes are kept for the human to review.

@@ -9,6 +9,7 @@ const originals = new Map<(typeof methods)[number], (...args: unknown[]) => void
 beforeEach(() => {
   printed = [];
   for (const method of methods) {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- Node binds console's methods; restoring needs the very same function
     originals.set(method, console[method]);
     console[method] = (...args: unknown[]) => {
       printed.push(`console.${method}: ${args.map(String).join(' ')}`);

@@ -50,7 +50,7 @@ export class GatedBackend implements AgentBackend {
         if (entry !== 'hang' && !('gate' in entry)) yield entry;
       }
     }
-    return { [Symbol.asyncIterator]: messages, interrupt: async () => undefined, close: () => undefined };
+    return { [Symbol.asyncIterator]: messages, interrupt: () => Promise.resolve(), close: () => undefined };
   }
 }
 

@@ -1,11 +1,8 @@
 // Real Runtimes on the in-process ScriptedBackend, each in a fresh temporary workspace that is removed after
 // the test, for tests of workflow semantics that need no SDK.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { ScriptedBackend, type ScriptedStep } from '../../src/testing/scripted-backend.js';
+import { temporaryRuntimes } from './temporary-runtimes.js';
 
 const config = { env: { PATH: '/usr/bin', ANTHROPIC_API_KEY: 'sk-test' } };
 
@@ -20,19 +17,12 @@ export interface ScriptedRuntime {
  * (no resilience, so failures are not retried) that are closed after each test.
  */
 export function scriptedRuntimes(prefix: string): (steps: ScriptedStep[]) => ScriptedRuntime {
-  let dir = '';
-  const runtimes: Runtime[] = [];
-  beforeEach(() => {
-    dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  });
-  afterEach(() => {
-    for (const rt of runtimes.splice(0)) rt.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const temporary = temporaryRuntimes(prefix);
   return (steps) => {
     const backend = new ScriptedBackend(steps);
-    const rt = new Runtime({ workspace: join(dir, 'ws'), config, backend, resilience: false });
-    runtimes.push(rt);
+    const rt = temporary.keep(
+      new Runtime({ workspace: temporary.workspace(), config, backend, resilience: false }),
+    );
     return { rt, backend };
   };
 }

@@ -7,8 +7,16 @@
  * @module
  */
 import type { AgentBackend, AgentMessage, AgentQuery, AgentRequest } from '../../src/agent/agent-backend.js';
-import { AbortError } from '../../src/agent/claude-sdk.js';
+import { AbortError, type SDKAssistantMessage, type SDKResultMessage } from '../../src/agent/claude-sdk.js';
 import { projectKey } from '../../src/agent/project-key.js';
+import {
+  sdkAssistant,
+  sdkAssistantText,
+  sdkErrorResult,
+  sdkInit,
+  sdkResult,
+  type SdkSuccessResult,
+} from '../../src/testing/sdk-messages.js';
 
 /** One scripted query: messages (and optionally a hang after them), or an error thrown at once. */
 export type LikeStep = AgentMessage[] | Error | { messages: AgentMessage[]; hang: true };
@@ -44,12 +52,11 @@ export class SdkLikeBackend implements AgentBackend {
         await new Promise((resolve) => setImmediate(resolve));
         if (closed) return;
         if (signal.aborted) throw new AbortError('Claude Code process aborted by user');
-        const sessionId = (message as { session_id?: string }).session_id;
-        if (store && message.type === 'assistant' && sessionId) {
-          await store.append({ projectKey: key, sessionId }, [
+        if (store && message.type === 'assistant' && message.session_id) {
+          await store.append({ projectKey: key, sessionId: message.session_id }, [
             {
               type: 'assistant',
-              uuid: `${(message as { uuid?: string }).uuid ?? 'u'}-${Math.random()}`,
+              uuid: `${message.uuid}-${Math.random()}`,
               timestamp: new Date().toISOString(),
               message: message.message,
             },
@@ -69,7 +76,7 @@ export class SdkLikeBackend implements AgentBackend {
     }
     return {
       [Symbol.asyncIterator]: messages,
-      interrupt: async () => undefined,
+      interrupt: () => Promise.resolve(),
       close: () => {
         closed = true;
       },
@@ -77,60 +84,76 @@ export class SdkLikeBackend implements AgentBackend {
   }
 }
 
-/** SDK-shaped messages for tests. */
+/** What a test script says an assistant message holds: text blocks. */
+type TextBlock = { type: 'text'; text: string };
+
+/**
+ * The fields of a scripted `result`, under the SDK's own names. With `subtype` or `errors` it is an error
+ * result (`sdkErrorResult`); otherwise a `success`, which a failed API call also is (`is_error`).
+ */
+export interface LikeResult {
+  session_id?: string;
+  /** `0.5` by default. */
+  total_cost_usd?: number;
+  /** `1` by default. */
+  num_turns?: number;
+  is_error?: boolean;
+  result?: string;
+  terminal_reason?: SdkSuccessResult['terminal_reason'];
+  api_error_status?: number | null;
+  subtype?: Extract<SDKResultMessage, { errors: string[] }>['subtype'];
+  errors?: string[];
+}
+
+/** SDK messages for tests, built with the typed builders of `src/testing/sdk-messages.ts`. */
 export const sdk = {
   init(sessionId = 'sess-1'): AgentMessage {
-    return { type: 'system', subtype: 'init', session_id: sessionId, uuid: 'u0' } as unknown as AgentMessage;
+    return sdkInit({ sessionId });
   },
   assistant(
-    content: unknown[],
+    content: TextBlock[],
     options: { sessionId?: string; id?: string; tokens?: number; output?: number; model?: string } = {},
   ): AgentMessage {
-    return {
-      type: 'assistant',
-      session_id: options.sessionId ?? 'sess-1',
-      uuid: `ua-${options.id ?? 'm'}`,
-      parent_tool_use_id: null,
-      message: {
+    return sdkAssistant(
+      content.map((block) => ({ ...block, citations: null })),
+      {
+        sessionId: options.sessionId ?? 'sess-1',
         id: options.id ?? 'msg_1',
         model: options.model ?? 'claude-opus-5-5',
-        role: 'assistant',
-        content,
-        usage: { input_tokens: options.tokens ?? 0, output_tokens: options.output ?? 0 },
+        inputTokens: options.tokens ?? 0,
+        outputTokens: options.output ?? 0,
       },
-    } as unknown as AgentMessage;
+    );
   },
   text(text: string, options: { sessionId?: string; id?: string; tokens?: number; output?: number } = {}) {
     return sdk.assistant([{ type: 'text', text }], options);
   },
-  syntheticError(text: string, sessionId = 'sess-1', kind = 'server_error'): AgentMessage {
-    return {
-      type: 'assistant',
-      session_id: sessionId,
-      uuid: 'ue',
-      parent_tool_use_id: null,
-      error: kind,
-      message: {
-        id: 'm_err',
-        model: '<synthetic>',
-        role: 'assistant',
-        content: [{ type: 'text', text }],
-        usage: {},
-      },
-    } as unknown as AgentMessage;
+  syntheticError(
+    text: string,
+    sessionId = 'sess-1',
+    kind: SDKAssistantMessage['error'] = 'server_error',
+  ): AgentMessage {
+    return sdkAssistantText(text, { sessionId, id: 'm_err', model: '<synthetic>', error: kind });
   },
-  result(extra: Record<string, unknown> = {}): AgentMessage {
-    return {
-      type: 'result',
-      subtype: 'success',
-      is_error: false,
-      num_turns: 1,
-      total_cost_usd: 0.5,
-      result: 'ok',
-      session_id: 'sess-1',
-      uuid: 'ur',
-      ...extra,
-    } as unknown as AgentMessage;
+  result(fields: LikeResult = {}): AgentMessage {
+    const common = {
+      sessionId: fields.session_id ?? 'sess-1',
+      costUsd: fields.total_cost_usd ?? 0.5,
+      numTurns: fields.num_turns ?? 1,
+    };
+    if (fields.subtype !== undefined || fields.errors !== undefined) {
+      return sdkErrorResult(fields.errors ?? [], {
+        ...common,
+        ...(fields.subtype === undefined ? {} : { subtype: fields.subtype }),
+      });
+    }
+    return sdkResult({
+      ...common,
+      result: fields.result ?? 'ok',
+      isError: fields.is_error ?? false,
+      ...(fields.terminal_reason === undefined ? {} : { terminalReason: fields.terminal_reason }),
+      ...(fields.api_error_status === undefined ? {} : { apiErrorStatus: fields.api_error_status }),
+    });
   },
   apiFailure(text: string, sessionId = 'sess-1', status: number | null = null): AgentMessage[] {
     return [

@@ -1,5 +1,5 @@
 /**
- * `flower ask "<question>"` (api.md §5): a side question about the run in this workspace, from another
+ * `flower ask "<question>"` (docs/cli.md): a side question about the run in this workspace, from another
  * terminal. It reads the run's event log `<runDir>/events.jsonl` — the same recent-event window the live
  * line's `?` gives the oracle — and asks the read-only oracle on the aside runtime (`<runDir>/aside`). The run
  * is never told: nothing reaches its context, its events or its manifest. The answer goes to stdout (so it
@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig, type FlowerConfig } from '../../config/load-config.js';
 import { languageOf, uiText } from '../../config/ui-text.js';
 import { FlowerError } from '../../errors.js';
-import { askOracle } from '../../human/ask-oracle.js';
+import { askOracle } from '../../workflow/ask-oracle.js';
 import { RecentWindow, windowLine } from '../../human/recent-window.js';
 import { renderWidth } from '../../render/display-width.js';
 import { eventLogPath, eventLogStatus, readRecentEvents } from '../../runtime/event-log.js';
@@ -23,7 +23,7 @@ import type { GlobalOptions } from '../program.js';
 import { answerLines, costLine, failLine } from '../side-question.js';
 import { startRunCommand } from '../start-run-command.js';
 
-/** Events shown to the oracle, as for a `?` on the live line (runtime.md §10.2). */
+/** Events shown to the oracle, as for a `?` on the live line (docs/human-channel.md). */
 export const ASK_WINDOW = 60;
 
 /**

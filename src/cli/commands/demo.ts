@@ -1,11 +1,11 @@
 /**
- * `flower demo` (decision 16): the whole go path against the scripted model bundled with the package, in a
- * scratch folder, with no credentials and no cost. The work is in `src/demo/run-demo.ts`; this is the
+ * `flower demo` (decisions.md D16): the whole go path against the scripted model bundled with the package,
+ * in a scratch folder, with no credentials and no cost. The work is in `src/cli/run-demo.ts`; this is the
  * command's entry, kept beside the other commands.
  *
  * @module
  */
-import { runDemo } from '../../demo/run-demo.js';
+import { runDemo } from '../run-demo.js';
 import type { CommandContext } from '../command-context.js';
 import type { GlobalOptions } from '../program.js';
 

@@ -10,10 +10,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { basename, dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { runCliScripted, startCli, type StartOptions } from '../../../test/support/cli-session.js';
 import { sdk, SdkLikeBackend, type LikeStep } from '../../../test/support/sdk-like-backend.js';
+import { processEnvironment } from '../../config/process-environment.js';
 import { Lineage } from '../../runtime/lineage.js';
 import { readManifest } from '../../runtime/manifest.js';
 import { createProgram, type CommandHandlers, type GoOptions } from '../program.js';
@@ -59,11 +61,11 @@ function wakingWorkspace(): void {
 describe('go options', () => {
   async function parsed(argv: string[]): Promise<GoOptions> {
     const seen: GoOptions[] = [];
-    const idle = async (): Promise<number> => 0;
+    const idle = (): Promise<number> => Promise.resolve(0);
     const handlers: CommandHandlers = {
-      go: async (_ask, options) => {
+      go: (_ask, options) => {
         seen.push(options);
-        return 0;
+        return Promise.resolve(0);
       },
       run: idle,
       once: idle,
@@ -71,6 +73,12 @@ describe('go options', () => {
       ask: idle,
       demo: idle,
       status: idle,
+      verify: idle,
+      analyze: idle,
+      dashboard: idle,
+      exportRun: idle,
+      importRun: idle,
+      doctor: idle,
       completion: idle,
     };
     const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
@@ -80,7 +88,7 @@ describe('go options', () => {
     return options;
   }
 
-  test('has the defaults of §1.4 and takes -1 for unlimited questions and "never" for the timeout', async () => {
+  test('has the defaults and takes -1 for unlimited questions and "never" for the timeout', async () => {
     expect(await parsed(['x'])).toMatchObject({
       asks: -1,
       rounds: 3,
@@ -320,6 +328,46 @@ describe('flower go', () => {
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain(`--isolate requires ${dir} to be a git repository`);
     expect(outcome.backend.requests).toEqual([]);
+  });
+
+  test('--isolate asks git once whether the workspace is a work tree, for the whole start', async () => {
+    execFileSync('git', ['init', '-q', dir]);
+    // A `git` first on PATH that notes each call and runs the real one: the calls are counted, not mocked.
+    const shim = mkdtempSync(join(tmpdir(), 'flower-git-shim-'));
+    const calls = join(shim, 'calls.log');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${realGit}' "$@"\n`, {
+      mode: 0o755,
+    });
+    vi.stubEnv('PATH', `${shim}:${processEnvironment()['PATH'] ?? ''}`);
+    try {
+      const outcome = await flower(
+        ['go', '--isolate', '--no-goal', '--timeout', '0', 'build me a clock'],
+        [
+          clarified(0.1),
+          [
+            sdk.init('sess-2'),
+            sdk.text('Built it.', { sessionId: 'sess-2' }),
+            sdk.result({ session_id: 'sess-2' }),
+          ],
+          [
+            sdk.init('sess-3'),
+            sdk.text('## What\nA clock.', { sessionId: 'sess-3' }),
+            sdk.result({ session_id: 'sess-3' }),
+          ],
+        ],
+      );
+      expect(outcome.code, outcome.stderr).toBe(0);
+      expect(readManifest(join(dir, 'runs')).map((row) => row.step)).toEqual(['clarify', 'work', 'bequest']);
+      const asked = readFileSync(calls, 'utf8')
+        .split('\n')
+        .filter((line) => line === `-C ${dir} rev-parse --is-inside-work-tree`);
+      expect(asked).toHaveLength(1);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(shim, { recursive: true, force: true });
+      rmSync(join(dirname(dir), `.flower-${basename(dir)}`), { recursive: true, force: true });
+    }
   });
 
   test('a failed step explains itself and exits 1 with err.abortedAt', async () => {

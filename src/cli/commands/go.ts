@@ -1,5 +1,5 @@
 /**
- * `flower go [ask]` — what `flower "build me X"` runs (cli-and-config.md §1.4): clarify the request into a
+ * `flower go [ask]` — what `flower "build me X"` runs (docs/go-path.md): clarify the request into a
  * brief, set a goal, let a coordinator dispatch workers, judge each round.
  *
  * Order of work: the configuration, its warnings and the `-v` dump, then credentials — before the request
@@ -8,7 +8,8 @@
  * banner. The starter workflow is built (with `--new` it archives the previous brief, goal, Q&A log and
  * lineage — moved, never deleted) and driven like every other workflow ({@link driveWorkflow}): live input
  * line, two-stage Ctrl-C, signal rescue, closing line, failure explanation. Trimming is on unless
- * `--no-trim`; handoff is on unless `--no-handoff`; `-b` caps the whole run (decision 25).
+ * `--no-trim`; handoff is on unless `--no-handoff`; `-b` caps the whole run (decisions.md D25); `--dashboard`
+ * serves the run's web page from this process while it runs (docs/dashboard.md).
  *
  * @module
  */
@@ -19,12 +20,14 @@ import { uiText, type Lang } from '../../config/ui-text.js';
 import { FlowerError } from '../../errors.js';
 import type { TerminalRenderer } from '../../render/terminal-renderer.js';
 import { HandoffPolicy } from '../../runtime/handoff-policy.js';
-import { readManifest } from '../../runtime/manifest.js';
+import { readManifest, staleVerdict } from '../../runtime/manifest.js';
 import { createRunDirectory } from '../../runtime/run-directory.js';
 import { RunProcesses, type ProcessRecord } from '../../runtime/run-processes.js';
 import { wakeState } from '../../runtime/wake-state.js';
 import { isGitWorkTree } from '../../workbench/git-work-tree.js';
 import { buildStarter } from '../../workflow/starter-flow.js';
+import { STEP_NAMES } from '../../workflow/step-names.js';
+import type { Workbench } from '../../workbench/workbench.js';
 import type { CommandContext } from '../command-context.js';
 import { driveWorkflow } from '../drive-workflow.js';
 import type { GlobalOptions, GoOptions } from '../program.js';
@@ -32,6 +35,9 @@ import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import { readStartupLine } from '../startup-prompt.js';
 import { wakeBanner } from '../wake-banner.js';
 import { attachLines } from '../attach-lines.js';
+import { errorMessage } from '../../internal/error-text.js';
+import { dashboardLines, openDashboard } from './dashboard.js';
+import { acquireRunLease, attachToHolder, reportLostLease } from '../lease-gate.js';
 
 /** What `/new` typed at the startup prompt means: start over, as `--new` does. */
 export const NEW_COMMAND = '/new';
@@ -61,10 +67,13 @@ export async function goCommand(
   const workspace = resolve(io.cwd, globals.workspace);
   const runDir = globals.runDir === undefined ? undefined : resolve(io.cwd, globals.runDir);
   const isolate = options.isolate === true;
-  // Before the prompt: typing a request only to hear that --isolate cannot work would waste it.
-  if (isolate && !isGitWorkTree(workspace)) {
+  // Before the prompt: typing a request only to hear that --isolate cannot work would waste it. Asked once:
+  // the starter and the runtime are given the answer rather than starting git again.
+  const gitWorkTree = isolate ? isGitWorkTree(workspace) : undefined;
+  if (gitWorkTree === false) {
     throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: workspace }, lang));
   }
+  const knownGit = gitWorkTree === undefined ? {} : { gitWorkTree };
   // A run driven by another live flower is only watched: two drivers would both run every step.
   const directory = runDir ?? join(existsSync(workspace) ? realpathSync(workspace) : workspace, 'runs');
   const processes = new RunProcesses(directory, 'go');
@@ -84,26 +93,70 @@ export async function goCommand(
       : { ask: given, fresh, waking: !fresh && wake.waking };
   if (request.waking) {
     if (!bannerFirst) banner();
+    const stale = staleVerdict(directory, STEP_NAMES.work);
+    if (stale !== null) {
+      const items = stale.stale.failed.map((item) => `"${item}"`).join(', ');
+      renderer.print(uiText('wake.stale', { items }, lang), 'yellow');
+    }
     if (options.clarifyOnly === true) renderer.print(uiText('note.clarifyOnly', {}, lang), 'dim');
   }
 
+  // The run directory is made first (with its ignore file, so the dashboard's token is never committed).
+  createRunDirectory(directory);
+  // --dashboard: the run's web page, served from this process for as long as the run lasts. Started before
+  // the run is claimed, so a port that cannot be had stops the command before anything runs; the workbench
+  // it reads the goal from exists once the starter is built.
+  let workbench: Workbench | null = null;
+  const dashboard =
+    options.dashboard === true
+      ? await openDashboard(
+          {
+            workspace,
+            runDir: directory,
+            workbench: () => workbench,
+            config,
+            budgetUsd: options.budget ?? null,
+            ...(options.dashboardPort === undefined ? {} : { port: options.dashboardPort }),
+          },
+          context,
+        ).catch((error: unknown) => {
+          throw new FlowerError(
+            'PORT_UNAVAILABLE',
+            uiText('dashboard.failed', { e: errorMessage(error) }, lang),
+          );
+        })
+      : null;
+  if (dashboard !== null) {
+    for (const line of dashboardLines(dashboard, directory, lang)) renderer.print(line, 'cyan');
+  }
   // Claimed under the lock before anything is changed (`--new` archives): of two starts, one attaches.
   // Claiming writes processes.json, the first file of a new run directory: it must ignore itself first.
-  createRunDirectory(directory);
+  // The lease first: it is what another host sees too (docs/scaling.md).
+  const claim = acquireRunLease(directory, 'go', config.env);
+  if (claim.kind === 'held') {
+    await dashboard?.close();
+    return attachToHolder(claim.holder, directory, startup.renderer, lang);
+  }
   const holder = processes.enter({ go: true });
-  if (holder !== null) return attach(holder, directory, startup.renderer, lang);
+  if (holder !== null) {
+    claim.lease.release();
+    await dashboard?.close();
+    return attach(holder, directory, startup.renderer, lang);
+  }
 
   const starter = buildStarter(request.ask, {
     workspace,
     ...(runDir === undefined ? {} : { runDir }),
     fresh: request.fresh,
     isolate,
+    ...knownGit,
     clarifyOnly: options.clarifyOnly === true,
     goal: options.goal,
     rounds: options.rounds,
     judgeCanRun: options.judgeCanRun === true,
     maxAsks: options.asks < 0 ? null : options.asks,
     timeoutS: options.timeout,
+    lang,
   });
   const runtime = commandRuntime(config, globals, context, {
     trim: options.trim,
@@ -114,19 +167,27 @@ export async function goCommand(
     }),
     budgetUsd: options.budget ?? null,
     workbench: starter.workbench,
+    lease: claim.lease,
+    ...knownGit,
   });
+  workbench = starter.workbench;
   if (starter.amended) {
     const key = options.goal && options.clarifyOnly !== true ? 'wake.amended' : 'wake.amendedNoGoal';
     renderer.print(uiText(key, { text: request.ask }, lang), 'green');
   }
-  return driveWorkflow({
-    workflow: starter.workflow,
-    runtime,
-    startup,
-    context,
-    started,
-    json: options.json === true,
-  });
+  try {
+    const code = await driveWorkflow({
+      workflow: starter.workflow,
+      runtime,
+      startup,
+      context,
+      started,
+      json: options.json === true,
+    });
+    return reportLostLease(claim.lease, io, code);
+  } finally {
+    await dashboard?.close();
+  }
 }
 
 /**
@@ -140,8 +201,9 @@ function attach(holder: ProcessRecord, runDir: string, renderer: TerminalRendere
 }
 
 /**
- * The startup prompt's loop (§2.1): an empty line continues a waking directory and is an error in a fresh
- * one; `/new` switches to "start over" and asks again in the fresh form; Ctrl-C or end of input cancels.
+ * The startup prompt's loop (docs/cli.md): an empty line continues a waking directory and is an error in a
+ * fresh one; `/new` switches to "start over" and asks again in the fresh form; Ctrl-C or end of input
+ * cancels.
  */
 async function askAtStartup(
   context: CommandContext,

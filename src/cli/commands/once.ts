@@ -1,7 +1,8 @@
 /**
- * `flower once <prompt>` (cli-and-config.md §1.6): one agent, no workflow, no verdict. The spec is named
+ * `flower once <prompt>` (docs/cli.md): one agent, no workflow, no verdict. The spec is named
  * `ad-hoc`, which is also its manifest step. One renderer serves the whole run, so the status line's totals
- * and elapsed time accumulate (reference issue #14); a failed step prints why and exits 1 (§12 D9).
+ * and elapsed time accumulate (the reference made a new renderer per event, so both stayed at zero:
+ * decisions.md D203); a failed step prints why and exits 1 (decisions.md D209).
  *
  * @module
  */
@@ -23,7 +24,7 @@ import { guardRunSignals } from '../interrupt-keys.js';
 import { closingLine, continueLine, resumeOnceWords } from '../stop-lines.js';
 import { jsonEventSink } from '../json-events.js';
 
-/** The step name of every `once` run (api.md §5). */
+/** The step name of every `once` run (docs/cli.md). */
 export const ONCE_STEP = 'ad-hoc';
 
 /** Runs `flower once`; resolves to the exit code. Throws `FlowerError` for deliberate stops before the run. */

@@ -141,6 +141,27 @@ describe('flower run', () => {
     expect(outcome.stderr).toContain("Stopped: the 'work' step did not finish");
   });
 
+  test('from a pipe, a workflow whose channel waits is warned with advice run can follow (no --timeout)', async () => {
+    const channelled = (timeoutS: number): string =>
+      workflowFile(
+        `flows-${timeoutS}.mjs`,
+        [
+          `import { HumanChannel } from '${source('human/human-channel.ts')}';`,
+          `export const main = () => new Workflow(flow.steps, { channel: new HumanChannel({ timeoutS: ${timeoutS} }) });`,
+        ].join('\n'),
+      );
+    const waiting = await flower(['run', `${channelled(1800)}:main`], [done]);
+    expect(waiting.code, waiting.stderr).toBe(0);
+    expect(waiting.stderr).toContain(
+      "nobody can answer this workflow's questions: each waits out its channel's timeout. Give the channel " +
+        'timeoutS: 0 (new HumanChannel({ timeoutS: 0 }))',
+    );
+    expect(waiting.stderr).not.toContain('--timeout');
+    const unattended = await flower(['run', `${channelled(0)}:main`], [done]);
+    expect(unattended.code, unattended.stderr).toBe(0);
+    expect(unattended.stderr).not.toContain('nobody can answer');
+  });
+
   test('names each kind of bad target in one line, exit 1, before any agent call', async () => {
     workflowFile();
     writeFileSync(
@@ -151,7 +172,9 @@ describe('flower run', () => {
     const cases: Array<[string, string]> = [
       ['flows.mjs', 'Expected module:export, e.g. ./flows.js:main'],
       ['missing.mjs:main', 'Cannot find missing.mjs'],
-      ['flows.mjs:nope', "'flows.mjs' has no export 'nope'"],
+      ['flows.mjs:nope', "'flows.mjs' has no export 'nope'. Its exports: main."],
+      ['flows.mjs:mian', "'flows.mjs' has no export 'mian'. Did you mean 'main'? Its exports: main."],
+      ['other.mjs:brokne', "Did you mean 'broken'? Its exports: broken, notAFlow."],
       ['other.mjs:notAFlow', "'other.mjs:notAFlow' is not a Workflow"],
       ['other.mjs:broken', "Failed to import 'other.mjs:broken': Error: no flow today"],
       // Under vitest the parse error comes from its bundler; under node it is a SyntaxError.

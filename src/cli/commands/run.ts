@@ -1,33 +1,28 @@
 /**
- * `flower run <module>:<export>` (cli-and-config.md §1.5): runs a workflow the user wrote, driven exactly as
+ * `flower run <module>:<export>` (docs/workflows.md): runs a workflow the user wrote, driven exactly as
  * `go` drives its own ({@link driveWorkflow}): credentials first, then the target is loaded; one renderer for
  * the whole run; the live input line; SIGHUP and SIGTERM write the in-flight row and leave the session
  * resumable; two-stage Ctrl-C; the closing line gives this process's cost and the manifest; a failed step
- * says why and exits 1. `-b` caps the whole run (decision 25), `-T` trims old large results on resume, `-W`
- * gives the steps a workbench unless the workflow brings its own. A rerun of the same command resumes each
- * step's session (lineage).
+ * says why and exits 1. `-b` caps the whole run (decisions.md D25), `-T` trims old large results on resume,
+ * `-W` gives the steps a workbench unless the workflow brings its own. A rerun of the same command resumes
+ * each step's session (lineage).
  *
  * @module
  */
+import { join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load-config.js';
-import { Workbench } from '../../workbench/workbench.js';
+import { createRunDirectory } from '../../runtime/run-directory.js';
+import { acquireRunLease, attachToHolder, reportLostLease } from '../lease-gate.js';
 import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import type { CommandContext } from '../command-context.js';
 import { driveWorkflow } from '../drive-workflow.js';
 import { loadTarget } from '../load-target.js';
-import type { GlobalOptions } from '../program.js';
-
-/** `run` options, as parsed. */
-export interface RunCommandOptions {
-  budget?: number;
-  /** Events as JSON lines on stdout, the human view on stderr. */
-  json?: true;
-}
+import type { GlobalOptions, RunOptions } from '../program.js';
 
 /** Runs `flower run`; resolves to the exit code. Throws `FlowerError` for deliberate stops before the run. */
 export async function runCommand(
   target: string,
-  options: RunCommandOptions,
+  options: RunOptions,
   globals: GlobalOptions,
   context: CommandContext,
 ): Promise<number> {
@@ -35,10 +30,27 @@ export async function runCommand(
   const started = (context.now ?? Date.now)();
   const startup = await startRunCommand(loadConfig({ env: io.env, cwd: io.cwd }), globals, context);
   const workflow = await loadTarget(target, io.cwd, startup.config.lang);
+  // One driver per workflow and run directory, on this host or another (docs/scaling.md).
+  const runDir = resolve(io.cwd, globals.runDir ?? join(globals.workspace, 'runs'));
+  createRunDirectory(runDir);
+  const claim = acquireRunLease(runDir, `run:${target}`, startup.config.env);
+  if (claim.kind === 'held') {
+    return attachToHolder(claim.holder, runDir, startup.renderer, startup.config.lang);
+  }
   const runtime = commandRuntime(startup.config, globals, context, {
     budgetUsd: options.budget ?? null,
-    // The workflow's own workbench wins over -W (§1.5).
-    workbench: workflow.workbench instanceof Workbench ? workflow.workbench : globals.workbench === true,
+    // The workflow's own workbench wins over -W (docs/workflows.md).
+    workbench: workflow.workbench ?? globals.workbench === true,
+    lease: claim.lease,
   });
-  return driveWorkflow({ workflow, runtime, startup, context, started, json: options.json === true });
+  const code = await driveWorkflow({
+    workflow,
+    runtime,
+    startup,
+    context,
+    started,
+    json: options.json === true,
+    noTtyWarning: 'warn.noTtyRun',
+  });
+  return reportLostLease(claim.lease, io, code);
 }

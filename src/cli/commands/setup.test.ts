@@ -21,15 +21,15 @@ type Asked = { kind: 'secret' | 'text'; message: string; errors: string[] };
 /** Answers questions from a script, re-asking as clack does while the check rejects; `null` cancels. */
 function scripted(answers: Array<string | null>): { prompter: SetupPrompter; asked: Asked[] } {
   const asked: Asked[] = [];
-  const ask = async (kind: Asked['kind'], message: string, check: AnswerCheck) => {
+  const ask = (kind: Asked['kind'], message: string, check: AnswerCheck): Promise<string | null> => {
     const entry: Asked = { kind, message, errors: [] };
     asked.push(entry);
     for (;;) {
-      if (answers.length === 0) throw new Error(`no scripted answer left for: ${message}`);
+      if (answers.length === 0) return Promise.reject(new Error(`no scripted answer left for: ${message}`));
       const answer = answers.shift() ?? null;
-      if (answer === null) return null;
+      if (answer === null) return Promise.resolve(null);
       const error = check(answer);
-      if (error === undefined) return answer;
+      if (error === undefined) return Promise.resolve(answer);
       entry.errors.push(error);
     }
   };

@@ -1,5 +1,5 @@
 /**
- * `flower setup` and the setup dialogue other commands fall back to (cli-and-config.md §1.7, §8): four
+ * `flower setup` and the setup dialogue other commands fall back to (docs/configuration.md): four
  * questions — token, gateway URL, model, context window — merged into `CFG/.env`. The dialogue is thin:
  * validation rules live here, everything about the file lives in `src/config/setup-file.ts`.
  *
@@ -84,7 +84,7 @@ export function checkModel(lang: Lang): AnswerCheck {
   return (answer) => valueCheck(answer, lang);
 }
 
-/** Question 4: empty, `-`, or a positive whole number (re-asked until it is one — §12 D5). */
+/** Question 4: empty, `-`, or a positive whole number (re-asked until it is one — decisions.md D205). */
 export function checkWindow(lang: Lang): AnswerCheck {
   return (answer) => {
     const value = answer.trim();

@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { stepRole } from '../../analyze/step-role.js';
 import { loadConfig } from '../../config/load-config.js';
 import { MANIFEST_FILE } from '../../runtime/manifest.js';
 import { runStatus } from '../../runtime/run-status.js';
@@ -16,24 +17,19 @@ import { renderWidth } from '../../render/display-width.js';
 import { wrapText } from '../../render/wrap-text.js';
 import type { OutputStream } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
-import type { GlobalOptions } from '../program.js';
+import type { GlobalOptions, StatusOptions } from '../program.js';
 import { statusLines } from '../status-lines.js';
 
-/** `status` options, as parsed. */
-export interface StatusOptions {
-  json?: true;
-}
-
-/** Runs `flower status`; resolves to the exit code (0: a run was found; 1: none here). */
-export async function statusCommand(
+/** Runs `flower status`; returns the exit code (0: a run was found; 1: none here). */
+export function statusCommand(
   dir: string | undefined,
   options: StatusOptions,
   globals: GlobalOptions,
   context: CommandContext,
-): Promise<number> {
+): number {
   const { io } = context;
-  const { workspace, runDir } = locate(dir, globals, io.cwd);
-  const status = runStatus(workspace, runDir);
+  const { workspace, runDir } = locateRun(dir, globals, io.cwd);
+  const status = runStatus(workspace, runDir, { roleOf: stepRole });
   if (options.json === true) {
     io.stdout.write(`${JSON.stringify(status)}\n`);
     return status.found ? 0 : 1;
@@ -65,11 +61,11 @@ function fitToTerminal(lines: readonly string[], stream: OutputStream): string[]
 }
 
 /**
- * The workspace and run directory `status` looks at. A `dir` that is itself a run directory (it holds a
+ * The workspace and run directory `status` (and `dashboard`) looks at. A `dir` that is itself a run directory (it holds a
  * manifest but no `runs/` of its own) is taken as one, with its parent as the workspace, so both
  * `flower status ~/app` and `flower status ~/app/runs` work.
  */
-function locate(
+export function locateRun(
   dir: string | undefined,
   globals: GlobalOptions,
   cwd: string,

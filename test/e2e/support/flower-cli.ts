@@ -17,11 +17,14 @@ import {
 export interface FlowerCli {
   server: FakeAnthropicServer;
   scratch: ScratchEnvironment;
-  /** Runs `flower …` in the scratch workspace (or `options.cwd`); never rejects on a non-zero exit. */
-  run(
+  /**
+   * Runs `flower …` in the scratch workspace (or `options.cwd`); never rejects on a non-zero exit. A function
+   * property, not a method, because tests destructure it.
+   */
+  run: (
     args: string[],
     options?: { input?: string; env?: Record<string, string>; cwd?: string; extra?: Options },
-  ): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }>;
+  ) => Promise<{ exitCode: number | undefined; stdout: string; stderr: string }>;
   close(): Promise<void>;
 }
 

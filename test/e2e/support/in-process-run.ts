@@ -18,8 +18,11 @@ import {
 export interface InProcessRun {
   server: FakeAnthropicServer;
   scratch: ScratchEnvironment;
-  /** A runtime in the scratch workspace (no resilience unless asked), closed after the test. */
-  runtime(options?: Omit<RuntimeOptions, 'workspace' | 'config'>): Runtime;
+  /**
+   * A runtime in the scratch workspace (no resilience unless asked), closed after the test. A function
+   * property, not a method, because tests destructure it.
+   */
+  runtime: (options?: Omit<RuntimeOptions, 'workspace' | 'config'>) => Runtime;
 }
 
 /** Registers the cleanup in the calling test file; returns the function that sets up one test. */

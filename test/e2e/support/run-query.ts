@@ -1,7 +1,7 @@
 /**
  * Shared helpers for end-to-end tests: run one query through the real {@link ClaudeSdkBackend} (real SDK,
  * real Claude Code binary) and collect what it yields, tolerating the throw that follows an error result
- * (sdk-feasibility.md §0, decision 8); and the base options every e2e query uses.
+ * (decisions.md D8); and the base options every e2e query uses.
  *
  * @module
  */
@@ -22,9 +22,14 @@ export interface QueryOutcome {
   durationMs: number;
 }
 
-/** A PreToolUse hook that allows every tool: the permission gate flower uses (decision 7); works as root. */
+/**
+ * A PreToolUse hook that allows every tool: the permission gate flower uses (decisions.md D7); works as root.
+ */
 export const allowEveryTool: HookCallbackMatcher = {
-  hooks: [async () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } })],
+  hooks: [
+    () =>
+      Promise.resolve({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }),
+  ],
 };
 
 /** Base options for an e2e query in `scratch`: its env and workspace, no setting sources, every tool allowed. */
