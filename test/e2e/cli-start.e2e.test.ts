@@ -4,7 +4,7 @@
 // The CLI is an esbuild bundle (scripts/bundle-cli.mjs): a loaded file of it (main.js or one of its
 // `bundle-*` chunks) counts as every source module it holds, which esbuild marks with a `// src/…` or
 // `// node_modules/…` line; a file of tsc's dist/ counts as its source module, `dist/x.js` as `src/x`.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -131,6 +131,70 @@ describe('CLI start-up (built CLI)', () => {
       // Setup opens only on a terminal or after a rejected probe; its prompt library is sizeable.
       const dialogue = ['src/cli/commands/setup', 'node_modules/@clack/'];
       expect(loaded.filter((url) => dialogue.some((part) => url.includes(part)))).toEqual([]);
+    } finally {
+      await server.close();
+      await environment.cleanup();
+    }
+  });
+
+  test('the bundle holds string-width and marked in initialisers that run on first use', () => {
+    const folder = join(root, 'dist', 'cli');
+    const code = readdirSync(folder)
+      .filter((name) => /^(?:main|bundle-[\w-]+)\.js$/.test(name))
+      .map((name) => readFileSync(join(folder, name), 'utf8'))
+      .join('\n');
+    for (const module of ['node_modules/string-width/index.js', 'node_modules/marked/lib/marked.esm.js']) {
+      // Bundled at all, then wrapped: esbuild keys a lazy initialiser by the module's path.
+      expect(code).toContain(`// ${module}\n`);
+      expect(code).toContain(`${JSON.stringify(module)}() {`);
+    }
+  });
+
+  test('flower once starts Claude Code before it builds a Unicode segmenter (string-width loads after)', async () => {
+    const server = await FakeAnthropicServer.start(
+      scriptTurns({ main: [message([text('Nothing to do.')])] }),
+    );
+    const environment = await scratchEnvironment({ baseUrl: server.url });
+    scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
+    const order = join(scratch, 'order.txt');
+    const hook = join(scratch, 'order-hook.mjs');
+    // Constructing a segmenter loads ICU's break data, and string-width builds one when it is evaluated: both
+    // belong after the spawn (scripts/bundle-cli.mjs defers string-width), where Claude Code's own start-up
+    // hides them. The hook writes down, in order, each child process and each segmenter.
+    writeFileSync(
+      hook,
+      [
+        "import childProcess from 'node:child_process';",
+        "import { appendFileSync } from 'node:fs';",
+        "import { syncBuiltinESMExports } from 'node:module';",
+        `const note = (line) => appendFileSync(${JSON.stringify(order)}, line + '\\n');`,
+        'const spawn = childProcess.spawn;',
+        'childProcess.spawn = function spawnNoted(command, ...rest) {',
+        "  note('spawn ' + command);",
+        '  return spawn.call(this, command, ...rest);',
+        '};',
+        'syncBuiltinESMExports();',
+        'const Segmenter = Intl.Segmenter;',
+        'Intl.Segmenter = class extends Segmenter {',
+        "  constructor(...values) { note('segmenter'); super(...values); }",
+        '};',
+      ].join('\n'),
+    );
+    try {
+      const run = await execa('node', ['--import', pathToFileURL(hook).href, cli, 'once', 'say hi'], {
+        cwd: environment.workspace,
+        env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+      });
+      expect(run.exitCode).toBe(0);
+      expect(String(run.stdout)).toBe('Nothing to do.');
+      const lines = readFileSync(order, 'utf8').split('\n').filter(Boolean);
+      // flower starts Claude Code through setpriv (its process tie) or directly.
+      const spawned = lines.findIndex((line) => /^spawn \S*(?:setpriv|claude)$/.test(line));
+      expect(spawned).toBeGreaterThanOrEqual(0);
+      expect(lines.slice(0, spawned).filter((line) => line === 'segmenter')).toEqual([]);
     } finally {
       await server.close();
       await environment.cleanup();
