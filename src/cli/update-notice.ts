@@ -76,6 +76,7 @@ export function updateNotice(options: UpdateNoticeOptions): string | null {
 
 /** Starts the check in its own detached process, output discarded, not waited for. */
 function launchWorker(request: UpdateCheckRequest): void {
+  // The bundled CLI's chunks sit in dist/cli/ beside tsc's update-check-worker.js, so this path holds for both.
   const worker = fileURLToPath(new URL('./update-check-worker.js', import.meta.url));
   const child = spawn(process.execPath, [worker, request.url, request.stateFile], {
     detached: true,

@@ -75,7 +75,9 @@ const PAGE_FILES = {
 } as const;
 
 function pageFile(name: string): string {
-  return readFileSync(new URL(`./page/${name}`, import.meta.url), 'utf8');
+  // Through `../dashboard/` rather than `./`: the same path holds from src/dashboard/, from tsc's
+  // dist/dashboard/ and from the bundled CLI, whose chunks sit in dist/cli/.
+  return readFileSync(new URL(`../dashboard/page/${name}`, import.meta.url), 'utf8');
 }
 
 /** A running dashboard. */

@@ -3,11 +3,13 @@
  *
  * @module
  */
+// The bundled CLI evaluates string-width on its first use, not at start-up (docs/decisions.md D227): its
+// regular expressions and segmenter cost a command over 100 ms before its agent could start.
 import stringWidth from 'string-width';
+import { graphemeSegmenter } from './grapheme-segmenter.js';
 
 // eslint-disable-next-line no-control-regex -- matching colour sequences is the point
 const SGR = /\x1b\[[0-9;]*m/y;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
  * Columns `text` takes: East-Asian Wide, Fullwidth and Ambiguous characters count 2 (Ambiguous is 2 because
@@ -57,6 +59,6 @@ export function fitLine(line: string, width: number): string {
 function nextGrapheme(text: string, index: number): string {
   // Segment a bounded window: segmenting the whole rest of a long line per character would be quadratic.
   const window = text.slice(index, index + 32);
-  for (const { segment } of segmenter.segment(window)) return segment;
+  for (const { segment } of graphemeSegmenter().segment(window)) return segment;
   return window;
 }

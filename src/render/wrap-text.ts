@@ -5,8 +5,8 @@
  * @module
  */
 import { displayWidth } from './display-width.js';
+import { graphemeSegmenter } from './grapheme-segmenter.js';
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const CJK =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
 const CLOSING = new Set([
@@ -114,7 +114,7 @@ function tokenize(paragraph: string): Token[] {
     word = '';
     spaced = false;
   };
-  for (const { segment } of segmenter.segment(paragraph)) {
+  for (const { segment } of graphemeSegmenter().segment(paragraph)) {
     if (/^\s+$/u.test(segment)) {
       flush();
       spaced = tokens.length > 0;
@@ -134,7 +134,7 @@ function splitByColumns(word: string, room: number): string[] {
   const pieces: string[] = [];
   let current = '';
   let used = 0;
-  for (const { segment } of segmenter.segment(word)) {
+  for (const { segment } of graphemeSegmenter().segment(word)) {
     const columns = displayWidth(segment);
     if (used + columns > room && current !== '') {
       pieces.push(current);

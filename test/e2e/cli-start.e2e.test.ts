@@ -1,7 +1,10 @@
 // What `flower --version` and `flower --help` load: the built CLI (`node dist/cli/main.js`) is run with a
 // module hook that writes down every module Node loads, and none of the runtime, the Agent SDK, zod or the
 // renderer's width tables may be among them — start-up time is paid per module, and these answers need none.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The CLI is an esbuild bundle (scripts/bundle-cli.mjs): a loaded file of it (main.js or one of its
+// `bundle-*` chunks) counts as every source module it holds, which esbuild marks with a `// src/…` or
+// `// node_modules/…` line; a file of tsc's dist/ counts as its source module, `dist/x.js` as `src/x`.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,21 +23,35 @@ const cli = join(root, 'dist', 'cli', 'main.js');
 
 /** Modules that only running an agent needs; loading any of them for `--version`/`--help` is the regression. */
 const RUNTIME_MODULES = [
-  '/dist/runtime/',
-  '/dist/agent/',
-  '/dist/session/',
-  '/dist/workflow/',
-  '/dist/cli/commands/',
-  '/node_modules/@anthropic-ai/',
-  '/node_modules/zod/',
-  '/node_modules/string-width/',
+  'src/runtime/',
+  'src/agent/',
+  'src/session/',
+  'src/workflow/',
+  'src/cli/commands/',
+  'node_modules/@anthropic-ai/',
+  'node_modules/zod/',
+  'node_modules/string-width/',
   // Drawing the model's Markdown is the renderer's work, only when a run shows events on a terminal.
-  '/node_modules/marked/',
-  '/node_modules/better-sqlite3/',
-  '/node_modules/@clack/',
+  'node_modules/marked/',
+  'node_modules/better-sqlite3/',
+  'node_modules/@clack/',
   // Reading the .env chain is work only a command needs.
-  '/dist/config/load-dotenv.js',
+  'src/config/load-dotenv',
 ];
+
+const distUrl = pathToFileURL(join(root, 'dist')).href + '/';
+const bundleFile = /\/dist\/cli\/(?:main|bundle-[\w-]+)\.js$/;
+
+/** The source modules one loaded file stands for (see the top of this file); empty for a built-in. */
+function sourceModules(url: string): string[] {
+  if (bundleFile.test(url)) {
+    const code = readFileSync(fileURLToPath(url), 'utf8');
+    return [...code.matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((match) => match[1] ?? '');
+  }
+  if (url.startsWith(distUrl)) return [`src/${url.slice(distUrl.length).replace(/\.js$/, '')}`];
+  const inModules = url.indexOf('/node_modules/');
+  return inModules < 0 ? [] : [url.slice(inModules + 1)];
+}
 
 let scratch: string | null = null;
 
@@ -44,7 +61,7 @@ afterEach(() => {
 });
 
 /**
- * Runs the built CLI with `args` and resolves to its stdout and the file URLs of every module it loaded. By
+ * Runs the built CLI with `args` and resolves to its stdout and the source modules it loaded (see above). By
  * default in an empty temp folder as HOME and cwd; `where` gives another environment and folder.
  */
 async function loadedBy(
@@ -80,7 +97,7 @@ async function loadedBy(
   return {
     stdout: String(run.stdout),
     exitCode: run.exitCode ?? -1,
-    loaded: readFileSync(log, 'utf8').split('\n').filter(Boolean),
+    loaded: readFileSync(log, 'utf8').split('\n').filter(Boolean).flatMap(sourceModules),
   };
 }
 
@@ -92,7 +109,7 @@ describe('CLI start-up (built CLI)', () => {
       expect(exitCode).toBe(0);
       expect(stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+/ : /Usage: flower/);
       // The hook saw the CLI itself: an empty list would pass the check below for the wrong reason.
-      expect(loaded).toContain(pathToFileURL(join(root, 'dist', 'cli', 'program.js')).href);
+      expect(loaded).toContain('src/cli/program.ts');
       expect(loaded.filter((url) => RUNTIME_MODULES.some((part) => url.includes(part)))).toEqual([]);
     },
   );
@@ -110,10 +127,74 @@ describe('CLI start-up (built CLI)', () => {
       expect(exitCode).toBe(0);
       expect(stdout).toBe('Nothing to do.');
       // The run itself was loaded: the check below would otherwise pass for the wrong reason.
-      expect(loaded).toContain(pathToFileURL(join(root, 'dist', 'runtime', 'runtime.js')).href);
+      expect(loaded).toContain('src/runtime/runtime.ts');
       // Setup opens only on a terminal or after a rejected probe; its prompt library is sizeable.
-      const dialogue = ['/dist/cli/commands/setup.js', '/node_modules/@clack/'];
+      const dialogue = ['src/cli/commands/setup', 'node_modules/@clack/'];
       expect(loaded.filter((url) => dialogue.some((part) => url.includes(part)))).toEqual([]);
+    } finally {
+      await server.close();
+      await environment.cleanup();
+    }
+  });
+
+  test('the bundle holds string-width and marked in initialisers that run on first use', () => {
+    const folder = join(root, 'dist', 'cli');
+    const code = readdirSync(folder)
+      .filter((name) => /^(?:main|bundle-[\w-]+)\.js$/.test(name))
+      .map((name) => readFileSync(join(folder, name), 'utf8'))
+      .join('\n');
+    for (const module of ['node_modules/string-width/index.js', 'node_modules/marked/lib/marked.esm.js']) {
+      // Bundled at all, then wrapped: esbuild keys a lazy initialiser by the module's path.
+      expect(code).toContain(`// ${module}\n`);
+      expect(code).toContain(`${JSON.stringify(module)}() {`);
+    }
+  });
+
+  test('flower once starts Claude Code before it builds a Unicode segmenter (string-width loads after)', async () => {
+    const server = await FakeAnthropicServer.start(
+      scriptTurns({ main: [message([text('Nothing to do.')])] }),
+    );
+    const environment = await scratchEnvironment({ baseUrl: server.url });
+    scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
+    const order = join(scratch, 'order.txt');
+    const hook = join(scratch, 'order-hook.mjs');
+    // Constructing a segmenter loads ICU's break data, and string-width builds one when it is evaluated: both
+    // belong after the spawn (scripts/bundle-cli.mjs defers string-width), where Claude Code's own start-up
+    // hides them. The hook writes down, in order, each child process and each segmenter.
+    writeFileSync(
+      hook,
+      [
+        "import childProcess from 'node:child_process';",
+        "import { appendFileSync } from 'node:fs';",
+        "import { syncBuiltinESMExports } from 'node:module';",
+        `const note = (line) => appendFileSync(${JSON.stringify(order)}, line + '\\n');`,
+        'const spawn = childProcess.spawn;',
+        'childProcess.spawn = function spawnNoted(command, ...rest) {',
+        "  note('spawn ' + command);",
+        '  return spawn.call(this, command, ...rest);',
+        '};',
+        'syncBuiltinESMExports();',
+        'const Segmenter = Intl.Segmenter;',
+        'Intl.Segmenter = class extends Segmenter {',
+        "  constructor(...values) { note('segmenter'); super(...values); }",
+        '};',
+      ].join('\n'),
+    );
+    try {
+      const run = await execa('node', ['--import', pathToFileURL(hook).href, cli, 'once', 'say hi'], {
+        cwd: environment.workspace,
+        env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+      });
+      expect(run.exitCode).toBe(0);
+      expect(String(run.stdout)).toBe('Nothing to do.');
+      const lines = readFileSync(order, 'utf8').split('\n').filter(Boolean);
+      // flower starts Claude Code through setpriv (its process tie) or directly.
+      const spawned = lines.findIndex((line) => /^spawn \S*(?:setpriv|claude)$/.test(line));
+      expect(spawned).toBeGreaterThanOrEqual(0);
+      expect(lines.slice(0, spawned).filter((line) => line === 'segmenter')).toEqual([]);
     } finally {
       await server.close();
       await environment.cleanup();

@@ -11,7 +11,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { scratchEnvironment, type ScratchEnvironment } from '../../src/testing/index.js';
+import {
+  FakeAnthropicServer,
+  message,
+  scratchEnvironment,
+  scriptTurns,
+  text,
+  toolUse,
+  type ScratchEnvironment,
+} from '../../src/testing/index.js';
 import {
   compiledExports,
   ENTRY_POINTS,
@@ -97,6 +105,36 @@ describe('the installed package as a user reads it (e2e)', () => {
     });
     expect(String(run.stdout).trim()).toBe(version);
   });
+
+  test('the installed flower once runs an agent with a Bash call against the fake', async () => {
+    // The command is a bundle (scripts/bundle-cli.mjs): its chunks, the packages it keeps external, the
+    // plugin folder and the role prompts must all be found from node_modules/flower-agent, not the repository.
+    const server = await FakeAnthropicServer.start(
+      scriptTurns({
+        main: [
+          message([toolUse('Bash', { command: 'echo hello > made.txt', description: 'make it' })]),
+          message([text('Created made.txt.')]),
+        ],
+      }),
+    );
+    const environment = await scratchEnvironment({ baseUrl: server.url });
+    try {
+      const flower = join(installed.project, 'node_modules', '.bin', 'flower');
+      const run = await execa(flower, ['once', '-t', 'Bash', 'make the file'], {
+        cwd: environment.workspace,
+        env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(run.exitCode, String(run.stderr)).toBe(0);
+      expect(String(run.stdout)).toBe('Created made.txt.');
+      expect(readFileSync(join(environment.workspace, 'made.txt'), 'utf8')).toBe('hello\n');
+      expect(server.unexpectedCalls).toEqual([]);
+    } finally {
+      await server.close();
+      await environment.cleanup();
+    }
+  }, 60_000);
 
   test('the tarball holds no source maps, no tests and no test data', async () => {
     const listing = await execa('tar', ['-tzf', installed.tarball]);
