@@ -13,6 +13,7 @@ const handlers: CommandHandlers = {
   status: idle,
   verify: idle,
   analyze: idle,
+  chaos: idle,
   completion: idle,
 };
 const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
@@ -43,6 +44,7 @@ describe('rewriteSetsOf', () => {
     expect([...sets.subcommands].sort()).toEqual([
       'analyze',
       'ask',
+      'chaos',
       'completion',
       'demo',
       'go',

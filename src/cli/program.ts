@@ -14,7 +14,15 @@ import {
 } from '@commander-js/extra-typings';
 import { VERSION } from '../config/package-info.js';
 import { DEFAULT_HELP, helpConfiguration, translateHelp, type HelpContext } from './help-text.js';
-import { parseBudget, parseTimeout, parseToolList, wholeNumberAtLeast } from './option-parsers.js';
+import {
+  parseBoundaryList,
+  parseBudget,
+  parseFaultList,
+  parseTimeout,
+  parseToolList,
+  wholeNumberAtLeast,
+} from './option-parsers.js';
+import { CHAOS_FAULTS } from '../chaos/chaos-fault.js';
 import type { CompletionShell } from './shell-completion.js';
 
 /** The help text of `--json` (`once`, `run`, `go`). */
@@ -46,6 +54,8 @@ export type StatusOptions = ReturnType<ReturnType<typeof declareStatus>['opts']>
 export type VerifyOptions = ReturnType<ReturnType<typeof declareVerify>['opts']>;
 /** `analyze` options, as parsed (inferred from {@link declareAnalyze}). */
 export type AnalyzeOptions = ReturnType<ReturnType<typeof declareAnalyze>['opts']>;
+/** `chaos` options, as parsed (inferred from {@link declareChaos}). */
+export type ChaosOptions = ReturnType<ReturnType<typeof declareChaos>['opts']>;
 
 /** What each subcommand does; each resolves to the process exit code. */
 export interface CommandHandlers {
@@ -62,6 +72,8 @@ export interface CommandHandlers {
   verify(dir: string | undefined, options: VerifyOptions, globals: GlobalOptions): Promise<number>;
   /** `flower analyze [runDir]`: the run's figures, read-only (docs/analyze.md). */
   analyze(runDir: string | undefined, options: AnalyzeOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower chaos`: a scenario faulted at every message boundary, rerun and checked (docs/reliability.md). */
+  chaos(options: ChaosOptions, globals: GlobalOptions): Promise<number>;
   /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
   completion(shell: CompletionShell, program: CommandUnknownOpts): Promise<number>;
 }
@@ -161,6 +173,10 @@ export function createProgram(
 
   declareAnalyze(program.command('analyze')).action(async (runDir, options) => {
     exitCode = await handlers.analyze(runDir, options, globals());
+  });
+
+  declareChaos(program.command('chaos')).action(async (options) => {
+    exitCode = await handlers.chaos(options, globals());
   });
 
   program
@@ -276,6 +292,37 @@ function declareStatus<Globals extends OptionValues>(command: NewSubcommand<Glob
     )
     .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
     .option('--json', 'print it as one JSON object');
+}
+
+/** Declares `chaos`'s options; {@link ChaosOptions} is inferred from here. */
+function declareChaos<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description(
+      'Fault a scripted run at every message boundary, rerun it, check nothing was lost or repeated',
+    )
+    .option(
+      '--scenario <name>',
+      'the scenario to fault (only "demo" today: the go path of `flower demo`)',
+      'demo',
+    )
+    .option(
+      '--faults <list>',
+      `comma-separated faults: ${CHAOS_FAULTS.join(',')} (default: all)`,
+      parseFaultList,
+    )
+    .option(
+      '--boundaries <list>',
+      'only these message boundaries, e.g. 1,5,9 (default: all)',
+      parseBoundaryList,
+    )
+    .option(
+      '--parallel <n>',
+      'cases run at the same time',
+      wholeNumberAtLeast(1, 'Give a whole number of cases, 1 or more.'),
+      1,
+    )
+    .option('--keep', "keep each failed case's folder, with the requests the fake received")
+    .option('--json', 'print the report as one JSON object');
 }
 
 /** Declares `analyze`'s argument and options; {@link AnalyzeOptions} is inferred from here. */

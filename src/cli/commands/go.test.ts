@@ -75,6 +75,7 @@ describe('go options', () => {
       status: idle,
       verify: idle,
       analyze: idle,
+      chaos: idle,
       completion: idle,
     };
     const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });
