@@ -187,8 +187,9 @@ async function runCase(
     current = start(options.firstRunLimitMs ?? 180_000);
     const first = await current.exited;
     faulting = false;
-    // A fault the first run survived on its own leaves a finished run; the rerun must then be a quiet no-op.
-    current = fault === null ? null : start(options.rerunLimitMs ?? 180_000);
+    // A fault the first run survived on its own leaves a finished run, and `flower go` in a finished folder
+    // starts new work (a new goal and round), so only a run the fault stopped is run again.
+    current = fault === null || first.code === 0 ? null : start(options.rerunLimitMs ?? 180_000);
     const rerun = current === null ? null : await current.exited;
     await server.goOnline();
     return {
