@@ -17,6 +17,8 @@ export const LAYERS = [
   'workflow',
   'render',
   'analyze',
+  // The dashboard's server reads the event log and writes the answer file; only the CLI starts it.
+  'dashboard',
   'testing',
   'demo',
   // flower chaos's engine: drives the demo's scripted model on the fake API (testing, demo) and spawns the

@@ -4,6 +4,7 @@ import process from 'node:process';
 
 import { runAnalyzeBench } from './analyze.mjs';
 import { runCliStartBench } from './cli-start.mjs';
+import { runDashboardBench } from './dashboard.mjs';
 import { runManifestWritesBench } from './manifest-writes.mjs';
 import { runSessionLoadBench } from './session-load.mjs';
 import { runSessionStoresBench } from './session-stores.mjs';
@@ -14,3 +15,4 @@ await runSessionStoresBench({ json });
 await runManifestWritesBench({ json });
 await runCliStartBench({ json });
 await runAnalyzeBench({ json });
+await runDashboardBench({ json });

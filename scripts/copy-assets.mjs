@@ -6,12 +6,15 @@ import { join, relative } from 'node:path';
 const sourceRoot = 'src';
 const outputRoot = 'dist';
 const assetPattern = /\.(md|json|txt|sse)$/;
+// The dashboard's page is served as written (docs/dashboard.md): no build step, so its files are assets too.
+const pagePattern = /[\\/]dashboard[\\/]page[\\/][^\\/]+\.(html|js|css)$/;
 
 function walk(directory) {
   for (const name of readdirSync(directory)) {
     const path = join(directory, name);
     if (statSync(path).isDirectory()) walk(path);
-    else if (assetPattern.test(name)) cpSync(path, join(outputRoot, relative(sourceRoot, path)));
+    else if (assetPattern.test(name) || pagePattern.test(path))
+      cpSync(path, join(outputRoot, relative(sourceRoot, path)));
   }
 }
 

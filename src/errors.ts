@@ -28,7 +28,13 @@ export type FlowerErrorCode =
   | 'BUDGET_EXHAUSTED'
   | 'STORE_MISSING'
   | 'STORE_UNREADABLE'
-  | 'STORE_DRIVER';
+  | 'STORE_DRIVER'
+  | 'PORT_UNAVAILABLE'
+  | 'NO_RUN'
+  | 'EXPORT_CREDENTIAL'
+  | 'RUN_ARCHIVE'
+  | 'NOT_SUPPORTED'
+  | 'LEASE_LOST';
 
 const marker = Symbol.for('flower-agent.error');
 

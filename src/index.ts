@@ -82,6 +82,16 @@ export { newRunId } from './runtime/run-id.js';
 export { endpoint, reachable } from './runtime/network-probe.js';
 export { readManifest } from './runtime/manifest.js';
 export type { ManifestRow } from './runtime/manifest.js';
+export { costBreakdown } from './runtime/cost-breakdown.js';
+export type {
+  CostBreakdown,
+  CostBreakdownOptions,
+  CostStep,
+  CostTranscript,
+  SessionCost,
+  SubagentCost,
+} from './runtime/cost-breakdown.js';
+export { runCostBreakdown } from './runtime/run-cost.js';
 export { Lineage } from './runtime/lineage.js';
 export type { LineageNotice, LineageOpenOptions } from './runtime/lineage.js';
 export { wakeState } from './runtime/wake-state.js';

@@ -192,16 +192,18 @@ export function analysisLines(analysis: RunAnalysis, width: number, paint: TextP
   );
   if (subagents.count > 0) {
     table({
-      headers: ['agent', 'step', 'turns', 'calls', 'output', 'cost'],
+      headers: ['agent', 'worker', 'step', 'turns', 'calls', 'output', 'cost', 'task'],
       rows: subagents.list.map((agent) => [
         agent.agent.replace(/^agent-/, ''),
+        agent.worker ?? '-',
         agent.step ?? '-',
         String(agent.modelTurns),
         String(agent.toolCalls),
         compact(agent.outputTokens),
         dollars(agent.pricedUsd),
+        shortTask(agent.task),
       ]),
-      right: [2, 3, 4, 5],
+      right: [3, 4, 5, 6],
     });
     note('Cost priced from each response’s usage at list price.');
   }
@@ -273,4 +275,12 @@ function wrap(text: string, width: number, indent: string): string[] {
   }
   if (line.trim() !== '') lines.push(line.trimEnd());
   return lines;
+}
+
+/** Longest task line shown in the subagent table; the JSON keeps it whole. */
+const TASK_WIDTH = 40;
+
+function shortTask(task: string | null): string {
+  if (task === null || task === '') return '-';
+  return task.length > TASK_WIDTH ? `${task.slice(0, TASK_WIDTH - 1)}…` : task;
 }

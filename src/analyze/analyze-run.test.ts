@@ -103,6 +103,33 @@ describe('analyzeRun', () => {
     expect(analysis.subagents.list.map((agent) => agent.agent)).toEqual(['agent-a1']);
   });
 
+  test('names each subagent by its dispatch and attributes the spend by role (costBreakdown)', async () => {
+    const { runDir } = folders();
+    const dispatch = toolUse('tu1', 'Agent', {
+      subagent_type: 'coder',
+      description: 'parser',
+      prompt: 'Write the parser\nwith tests',
+    });
+    await write(join(runDir, 'sessions.db'), {
+      'p/s1': [assistant('m1', 1000, [dispatch])],
+      'p/s1/subagents/agent-a1': [
+        { type: 'user', message: { role: 'user', content: 'Write the parser\nwith tests' } },
+        assistant('m2', 500, [{ type: 'text', text: 'done' }]),
+      ],
+    });
+    writeFileSync(join(runDir, 'manifest.json'), JSON.stringify([manifestRow('work', 's1', 0.5)]));
+    const analysis = analyzeRun(runDir);
+    expect(analysis.subagents.list).toEqual([
+      expect.objectContaining({ agent: 'agent-a1', worker: 'coder', task: 'Write the parser' }),
+    ]);
+    expect(analysis.spend?.roles.map((role) => role.role)).toEqual(['coordinator']);
+    expect(analysis.spend?.subagentUsd).toBeCloseTo(analysis.economics.subagent.pricedUsd, 12);
+    expect(analysis.spend?.totalUsd).toBeCloseTo(
+      analysis.economics.main.pricedUsd + analysis.economics.subagent.pricedUsd,
+      12,
+    );
+  });
+
   test('main sessions follow the manifest, not the store-key order, and a retired one is marked', async () => {
     const { runDir } = folders();
     // "zz…" sorts last by key but ran first.

@@ -10,8 +10,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { FlowerError } from '../errors.js';
 import { isRecord } from '../internal/is-record.js';
+import type { CostBreakdown } from '../runtime/cost-breakdown.js';
 import { EVENT_LOG_FILE } from '../runtime/event-log.js';
 import { MANIFEST_FILE, readManifest, type ManifestRow } from '../runtime/manifest.js';
+import { runCostBreakdown } from '../runtime/run-cost.js';
 import { ASIDE_DIR } from '../workflow/ask-oracle.js';
 import { contextCurve } from './context-curve.js';
 import { median, ratio } from './figure-math.js';
@@ -87,6 +89,7 @@ export function analyzeRun(runDir: string, options: AnalyzeOptions = {}): RunAna
   const stepAt = (at: number | null): string | null =>
     at === null ? null : (windows.find((row) => at >= row.startedAt && at <= row.endedAt)?.step ?? null);
 
+  const spend = runCostBreakdown(root, { roleOf: stepRole });
   const economics = economicsOf(main, subagents, aside);
   const context = contextCurve(main, order, events, stepAt);
   const cache = cacheUse(economics, [...main, ...subagents], stepAt, rows);
@@ -105,7 +108,8 @@ export function analyzeRun(runDir: string, options: AnalyzeOptions = {}): RunAna
     context,
     cache,
     tools: toolsOf(main, subagents, aside, order),
-    subagents: subagentsOf(subagents, stepAt),
+    subagents: subagentsOf(subagents, stepAt, spend),
+    spend,
     workbench,
     scriptReuse: scriptReuse(allCalls, workbench.path, workspace, presentScripts(workbench.path)),
     savings: events.savings,
@@ -267,13 +271,20 @@ function cacheUse(
 function subagentsOf(
   subagents: readonly TranscriptStats[],
   stepAt: (at: number | null) => string | null,
+  spend: CostBreakdown | null,
 ): Subagents {
   const list = subagents.map((transcript) => {
     const output = transcript.responses.reduce((total, response) => total + response.output, 0);
+    const agent = transcript.subpath?.split('/').at(-1) ?? '';
+    const dispatch = spend?.subagents.find(
+      (candidate) => candidate.agent === agent && candidate.sessionId === transcript.sessionId,
+    );
     return {
-      agent: transcript.subpath?.split('/').at(-1) ?? '',
+      agent,
       sessionId: transcript.sessionId,
       step: stepAt(transcript.firstAt),
+      worker: dispatch?.type ?? null,
+      task: dispatch === undefined ? null : dispatch.task || dispatch.description || null,
       modelTurns: transcript.responses.length,
       toolCalls: transcript.calls.length,
       outputTokens: output,

@@ -8,6 +8,8 @@
  */
 
 /** The schema name and version written into every document; a breaking change bumps the number. */
+import type { CostBreakdown } from '../runtime/cost-breakdown.js';
+
 export const ANALYSIS_SCHEMA = 'flower-analyze/1';
 
 /** One manifest row, as the ledger shows it. */
@@ -174,6 +176,10 @@ export interface SubagentFigures {
   sessionId: string;
   /** The manifest step the subagent ran in (by time), or `null`. */
   step: string | null;
+  /** The worker's name: the `subagent_type` of the dispatch that started it, or `null` when unknown. */
+  worker: string | null;
+  /** The dispatch's task line (the first line of its prompt), or `null` when unknown. */
+  task: string | null;
   modelTurns: number;
   toolCalls: number;
   outputTokens: number;
@@ -269,6 +275,8 @@ export interface RunAnalysis {
   cache: CacheUse;
   tools: Tools;
   subagents: Subagents;
+  /** Where the money went, by role, step, session and subagent dispatch (`costBreakdown`); null without a store. */
+  spend: CostBreakdown | null;
   workbench: WorkbenchUse;
   scriptReuse: ScriptReuse;
   savings: Savings;

@@ -1,5 +1,5 @@
 /**
- * The engine of `flower chaos` (docs/reliability.md, "flower chaos"; docs/decisions.md D424): runs a scenario once cleanly against
+ * The engine of `flower chaos` (docs/reliability.md, "flower chaos"; docs/decisions.md D331): runs a scenario once cleanly against
  * flower's fake Messages API to learn its message boundaries (each request the fake receives is one), then,
  * for each boundary and fault, runs it in a fresh folder with the fault injected at that boundary, reruns
  * `flower` in the same folder to the end, and checks the result against the clean run. Library code: it

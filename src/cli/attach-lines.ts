@@ -14,7 +14,11 @@ import type { ProcessRecord } from '../runtime/run-processes.js';
 const SHOWN_ROWS = 8;
 
 /** The lines, in order: the live-holder line, the steps so far, the `flower ask` hint. */
-export function attachLines(holder: ProcessRecord, rows: readonly ManifestRow[], lang: Lang): string[] {
+export function attachLines(
+  holder: Pick<ProcessRecord, 'pid' | 'host' | 'since'>,
+  rows: readonly ManifestRow[],
+  lang: Lang,
+): string[] {
   const since = new Date(holder.since * 1000).toLocaleString('sv-SE').slice(0, 19);
   const lines = [uiText('attach.live', { pid: holder.pid, host: holder.host, since }, lang)];
   lines.push(uiText('attach.stands', {}, lang));

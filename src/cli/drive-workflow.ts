@@ -15,6 +15,7 @@ import { uiText } from '../config/ui-text.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { OracleAnswer } from '../workflow/ask-oracle.js';
 import { RecentWindow } from '../human/recent-window.js';
+import { watchAnswers } from '../human/answer-file.js';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
 import { renderWidth } from '../render/display-width.js';
 import { formatElapsed } from '../render/format-numbers.js';
@@ -181,10 +182,18 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
     if (io.stdinIsTty) startup.footer?.attach(() => drawing.refresh());
   }
 
+  // Answers from the dashboard (another process, or this one with --dashboard) arrive through the run's
+  // answer file and take the live line's own path into the channel (docs/dashboard.md).
+  const filed =
+    channel === null
+      ? null
+      : watchAnswers(runtime.runDir, (answer) => channel.answer(answer.askId, answer.text));
+
   let ctx: Ctx;
   try {
     ctx = await workflow.run(runtime, { onEvent: sink });
   } finally {
+    filed?.close();
     signals.dispose();
     keys?.close();
     live?.close();

@@ -66,6 +66,14 @@ const ZH_HELP: Readonly<Record<string, string>> = {
   'dollar cap for the whole run': '整次运行的美元上限',
   'events as JSON lines on stdout (the events.jsonl format); the human view goes to stderr':
     '在标准输出上逐行输出 JSON 事件(events.jsonl 格式);给人看的输出改到标准错误',
+  "serve the run's web page on 127.0.0.1 while it runs (docs/dashboard.md)":
+    '运行期间在 127.0.0.1 上提供本次运行的网页(docs/dashboard.md)',
+  "the web page's port with --dashboard (default: any free port)":
+    '--dashboard 网页的端口(默认:任一空闲端口)',
+  "Serve a run's live web page on 127.0.0.1: steps, verdicts, spend, context, questions":
+    '在 127.0.0.1 上提供运行的实时网页:步骤、判定、花费、上下文、提问',
+  'the port to listen on (default: any free port)': '监听的端口(默认:任一空闲端口)',
+  "the run's dollar cap, to show spend against": '本次运行的美元上限,用来对照花费',
   'Run a workflow you wrote (target = module:export)': '运行你写的工作流(target = 模块:导出名)',
   'module:export, e.g. ./flows.js:main': '模块:导出名,例如 ./flows.js:main',
   'Run a single agent once': '运行单个代理一次',
@@ -109,6 +117,17 @@ const ZH_HELP: Readonly<Record<string, string>> = {
   "keep each failed case's folder, with the requests the fake received":
     '保留每个失败用例的文件夹,以及假 API 收到的请求',
   'print the report as one JSON object': '把报告输出为一个 JSON 对象',
+  'Pack the run of a folder (transcripts, manifest, lineage, notes, workbench) into one .tar.gz':
+    '把某个目录的运行(对话记录、清单、谱系、笔记、工作台)打包成一个 .tar.gz',
+  'the .tar.gz to write (must not exist)': '要写出的 .tar.gz(不能已存在)',
+  'move the run into a PostgreSQL store instead (not available yet)':
+    '改为把运行移进 PostgreSQL 存储(尚未提供)',
+  'Unpack a run that flower export wrote into -w DIR (default: here) and make it resumable there':
+    '把 flower export 写出的运行解包到 -w 目录(默认:当前目录),并让它在那里可以续跑',
+  'the .tar.gz flower export wrote': 'flower export 写出的 .tar.gz',
+  "Check a run's transcripts, manifest, lineage, tool journal and processes; exit 1 on an error; read-only":
+    '检查一次运行的会话记录、清单、谱系、工具日志和进程;有错误时以 1 退出;只读',
+  'print the findings as one JSON object': '把检查结果输出为一个 JSON 对象',
   'Print a shell completion script, e.g. source <(flower completion bash)':
     '输出 shell 补全脚本,例如 source <(flower completion bash)',
   'the shell': 'shell 类型',

@@ -72,3 +72,13 @@ export function parseBoundaryList(value: string): number[] {
   }
   return [...new Set(numbers)];
 }
+
+/** A TCP port for `--port`: 0 (any free port) to 65535. */
+export function parsePort(value: string): number {
+  const text = value.trim();
+  const number = Number(text);
+  if (!/^\d+$/.test(text) || number > 65_535) {
+    throw new InvalidArgumentError('Give a port number from 1 to 65535, or 0 for any free port.');
+  }
+  return number;
+}

@@ -18,6 +18,7 @@ import {
   parseBoundaryList,
   parseBudget,
   parseFaultList,
+  parsePort,
   parseTimeout,
   parseToolList,
   wholeNumberAtLeast,
@@ -52,10 +53,16 @@ export type StatusOptions = ReturnType<ReturnType<typeof declareStatus>['opts']>
 
 /** `verify` options, as parsed (inferred from {@link declareVerify}). */
 export type VerifyOptions = ReturnType<ReturnType<typeof declareVerify>['opts']>;
+/** `doctor` options, as parsed (inferred from {@link declareDoctor}). */
+export type DoctorOptions = ReturnType<ReturnType<typeof declareDoctor>['opts']>;
 /** `analyze` options, as parsed (inferred from {@link declareAnalyze}). */
 export type AnalyzeOptions = ReturnType<ReturnType<typeof declareAnalyze>['opts']>;
 /** `chaos` options, as parsed (inferred from {@link declareChaos}). */
 export type ChaosOptions = ReturnType<ReturnType<typeof declareChaos>['opts']>;
+/** `dashboard` options, as parsed (inferred from {@link declareDashboard}). */
+export type DashboardOptions = ReturnType<ReturnType<typeof declareDashboard>['opts']>;
+/** `export` options, as parsed (inferred from {@link declareExport}). */
+export type ExportCommandOptions = ReturnType<ReturnType<typeof declareExport>['opts']>;
 
 /** What each subcommand does; each resolves to the process exit code. */
 export interface CommandHandlers {
@@ -74,6 +81,14 @@ export interface CommandHandlers {
   analyze(runDir: string | undefined, options: AnalyzeOptions, globals: GlobalOptions): Promise<number>;
   /** `flower chaos`: a scenario faulted at every message boundary, rerun and checked (docs/reliability.md). */
   chaos(options: ChaosOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower dashboard [runDir]`: the run's web page on 127.0.0.1 until Ctrl-C. */
+  dashboard(dir: string | undefined, options: DashboardOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower export [dir] -o FILE`: the run as one `.tar.gz` (docs/scaling.md). */
+  exportRun(dir: string | undefined, options: ExportCommandOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower import FILE [-w DIR]`: unpacks an exported run where `flower` resumes it. */
+  importRun(archive: string, globals: GlobalOptions): Promise<number>;
+  /** `flower doctor [runDir]`: what is wrong with a run's transcripts and records, read-only (docs/doctor.md). */
+  doctor(runDir: string | undefined, options: DoctorOptions, globals: GlobalOptions): Promise<number>;
   /** `flower completion <shell>`: the script, generated from `program`'s own definitions. */
   completion(shell: CompletionShell, program: CommandUnknownOpts): Promise<number>;
 }
@@ -179,6 +194,28 @@ export function createProgram(
     exitCode = await handlers.chaos(options, globals());
   });
 
+  declareDashboard(program.command('dashboard')).action(async (dir, options) => {
+    exitCode = await handlers.dashboard(dir, options, globals());
+  });
+
+  declareExport(program.command('export')).action(async (dir, options) => {
+    exitCode = await handlers.exportRun(dir, options, globals());
+  });
+
+  program
+    .command('import')
+    .description(
+      'Unpack a run that flower export wrote into -w DIR (default: here) and make it resumable there',
+    )
+    .argument('<archive>', 'the .tar.gz flower export wrote')
+    .action(async (archive) => {
+      exitCode = await handlers.importRun(archive, globals());
+    });
+
+  declareDoctor(program.command('doctor')).action(async (runDir, options) => {
+    exitCode = await handlers.doctor(runDir, options, globals());
+  });
+
   program
     .command('completion')
     .description('Print a shell completion script, e.g. source <(flower completion bash)')
@@ -240,7 +277,22 @@ function declareGo<Globals extends OptionValues>(command: NewSubcommand<Globals>
     .option('--clarify-only', 'run only the clarify step')
     .option('--no-trim', 'do not trim old large tool results on resume')
     .option('-b, --budget <usd>', 'dollar cap for the whole run', parseBudget)
-    .option('--json', JSON_HELP);
+    .option('--json', JSON_HELP)
+    .option('--dashboard', "serve the run's web page on 127.0.0.1 while it runs (docs/dashboard.md)")
+    .option(
+      '--dashboard-port <port>',
+      "the web page's port with --dashboard (default: any free port)",
+      parsePort,
+    );
+}
+
+/** Declares `dashboard`'s argument and options; {@link DashboardOptions} is inferred from here. */
+function declareDashboard<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description("Serve a run's live web page on 127.0.0.1: steps, verdicts, spend, context, questions")
+    .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
+    .option('--port <port>', 'the port to listen on (default: any free port)', parsePort)
+    .option('-b, --budget <usd>', "the run's dollar cap, to show spend against", parseBudget);
 }
 
 /** Declares `run`'s argument and options; {@link RunOptions} is inferred from here. */
@@ -284,6 +336,17 @@ function declareVerify<Globals extends OptionValues>(command: NewSubcommand<Glob
     .option('--json', 'print the results as one JSON object');
 }
 
+/** Declares `export`'s argument and options; {@link ExportCommandOptions} is inferred from here. */
+function declareExport<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description(
+      'Pack the run of a folder (transcripts, manifest, lineage, notes, workbench) into one .tar.gz',
+    )
+    .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
+    .requiredOption('-o, --output <file>', 'the .tar.gz to write (must not exist)')
+    .option('--to <url>', 'move the run into a PostgreSQL store instead (not available yet)');
+}
+
 /** Declares `status`'s argument and options; {@link StatusOptions} is inferred from here. */
 function declareStatus<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
   return command
@@ -323,6 +386,16 @@ function declareChaos<Globals extends OptionValues>(command: NewSubcommand<Globa
     )
     .option('--keep', "keep each failed case's folder, with the requests the fake received")
     .option('--json', 'print the report as one JSON object');
+}
+
+/** Declares `doctor`'s argument and options; {@link DoctorOptions} is inferred from here. */
+function declareDoctor<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description(
+      "Check a run's transcripts, manifest, lineage, tool journal and processes; exit 1 on an error; read-only",
+    )
+    .argument('[dir]', 'the run directory or its workspace (default: -r, else <workspace>/runs)')
+    .option('--json', 'print the findings as one JSON object');
 }
 
 /** Declares `analyze`'s argument and options; {@link AnalyzeOptions} is inferred from here. */

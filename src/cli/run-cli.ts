@@ -74,6 +74,22 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       const { chaosCommand } = await import('./commands/chaos.js');
       return chaosCommand(options, globals, context);
     },
+    dashboard: async (dir, options, globals) => {
+      const { dashboardCommand } = await import('./commands/dashboard.js');
+      return dashboardCommand(dir, options, globals, context);
+    },
+    exportRun: async (dir, options, globals) => {
+      const { exportCommand } = await import('./commands/export.js');
+      return exportCommand(dir, options, globals, context);
+    },
+    importRun: async (archive, globals) => {
+      const { importCommand } = await import('./commands/import.js');
+      return importCommand(archive, globals, context);
+    },
+    doctor: async (runDir, options, globals) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
+      return doctorCommand(runDir, options, globals, context);
+    },
     completion: async (shell, program) => {
       const { completionScript } = await import('./shell-completion.js');
       io.stdout.write(completionScript(shell, program));

@@ -19,6 +19,10 @@ const handlers: CommandHandlers = {
   verify: idle,
   analyze: idle,
   chaos: idle,
+  dashboard: idle,
+  exportRun: idle,
+  importRun: idle,
+  doctor: idle,
   completion: idle,
 };
 

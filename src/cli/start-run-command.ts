@@ -11,9 +11,11 @@ import { homeDirectory } from '../config/config-dir.js';
 import { describeConfig } from '../config/describe-config.js';
 import type { FlowerConfig } from '../config/load-config.js';
 import { createTerminalRenderer, type TerminalRenderer } from '../render/terminal-renderer.js';
+import { FlowerError } from '../errors.js';
 import { Runtime } from '../runtime/runtime.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { useColor } from './cli-io.js';
+import { spentBudgetLine } from './spent-budget.js';
 import type { CommandContext } from './command-context.js';
 import { ensureCredentials } from './ensure-credentials.js';
 import { createOutputRelay, type OutputRelay } from './output-relay.js';
@@ -91,7 +93,7 @@ export function commandRuntime(
   extra: Partial<RuntimeOptions> = {},
 ): Runtime {
   const { io } = context;
-  return new Runtime({
+  const runtime = new Runtime({
     workspace: resolve(io.cwd, globals.workspace),
     ...(globals.runDir === undefined ? {} : { runDir: resolve(io.cwd, globals.runDir) }),
     config,
@@ -100,4 +102,11 @@ export function commandRuntime(
     ...(context.resilience ? { resilience: context.resilience } : {}),
     ...extra,
   });
+  // The run stopped at its budget last time: nothing starts until the budget is raised.
+  const spent = spentBudgetLine(runtime.runDir, runtime.budgetUsd, config.lang);
+  if (spent !== null) {
+    runtime.close();
+    throw new FlowerError('BUDGET_EXHAUSTED', spent);
+  }
+  return runtime;
 }

@@ -10,12 +10,17 @@ import { displayPath } from '../config/config-dir.js';
 import type { Env } from '../config/process-environment.js';
 import { uiText, type Lang } from '../config/ui-text.js';
 import { formatContext, formatContextOf } from '../render/format-numbers.js';
+import type { CostBreakdown } from '../runtime/cost-breakdown.js';
 import type { RunStatus, StepStatus } from '../runtime/run-status.js';
+import type { ParkedState } from '../runtime/usage-limit.js';
+import { clockTime, formatElapsed } from '../config/format-elapsed.js';
 
 /** Options of {@link statusLines}. */
 export interface StatusLinesOptions {
   env: Env;
   lang: Lang;
+  /** Epoch seconds, for the time left of a parked run; the clock by default. */
+  now?: number;
 }
 
 /** The lines, in order; for a folder without a run, the one line that says so. */
@@ -25,6 +30,7 @@ export function statusLines(status: RunStatus, options: StatusLinesOptions): str
   const runDir = displayPath(status.runDir, options.env);
   if (!status.found) return [uiText('status.none', { path, runDir }, lang)];
   const lines = [uiText('status.head', { path, runDir }, lang), liveLine(status, lang)];
+  if (status.parked !== null) lines.push(parkedLine(status.parked, options.now ?? Date.now() / 1000, lang));
   const about = [uiText(status.briefConfirmed ? 'status.brief' : 'status.noBrief', {}, lang)];
   if (status.goalChecks > 0)
     about.push(uiText(status.goalChecks === 1 ? 'wake.goal' : 'wake.goals', { n: status.goalChecks }, lang));
@@ -44,7 +50,41 @@ export function statusLines(status: RunStatus, options: StatusLinesOptions): str
       ? uiText('status.totalNoContext', { c: cost }, lang)
       : uiText('status.total', { c: cost, x: contextText(status.context) }, lang),
   );
+  if (status.spend !== null && status.spend.responses > 0) lines.push(...spendLines(status.spend, lang));
   return lines;
+}
+
+/** Subagents listed by name in the top spenders; the rest are summed on one line. */
+const SHOWN_SUBAGENTS = 5;
+
+/** The top spenders: the roles, the main threads, then the costliest subagents with their task line. */
+function spendLines(spend: CostBreakdown, lang: Lang): string[] {
+  const money = (usd: number): string => `$${usd.toFixed(4)}`;
+  const roles = spend.roles.map((role) => `${role.role} ${money(role.usd)}`).join(' · ');
+  const lines = [
+    uiText('status.spenders', { c: spend.totalUsd.toFixed(4) }, lang),
+    `  ${uiText('status.byRole', { list: roles }, lang)}`,
+    `  ${uiText('status.mainThreads', { c: spend.mainUsd.toFixed(4) }, lang)}`,
+  ];
+  for (const subagent of spend.subagents.slice(0, SHOWN_SUBAGENTS)) {
+    const bits = [subagent.type, money(subagent.usd)];
+    if (subagent.step !== null) bits.push(subagent.step);
+    const task = subagent.task === '' ? subagent.description : subagent.task;
+    if (task !== '') bits.push(`"${task}"`);
+    lines.push(`  ${bits.join(' · ')}`);
+  }
+  const rest = spend.subagents.slice(SHOWN_SUBAGENTS);
+  if (rest.length > 0) {
+    const usd = rest.reduce((sum, subagent) => sum + subagent.usd, 0);
+    lines.push(`  ${uiText('status.moreSubagents', { n: rest.length, c: usd.toFixed(4) }, lang)}`);
+  }
+  return lines;
+}
+
+function parkedLine(parked: ParkedState, now: number, lang: Lang): string {
+  const at = clockTime(parked.resets_at);
+  const vars = { step: parked.step, at, left: formatElapsed(Math.ceil(parked.resets_at - now)) };
+  return uiText(parked.resets_at > now ? 'status.parked' : 'status.parkedOver', vars, lang);
 }
 
 function liveLine(status: RunStatus, lang: Lang): string {

@@ -13,3 +13,9 @@ export function formatElapsed(seconds: number): string {
   const rest = String(total % 60).padStart(2, '0');
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
 }
+
+/** `17:00`: the local clock time of `epochS` (when a usage limit resets). */
+export function clockTime(epochS: number): string {
+  const date = new Date(epochS * 1000);
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}

@@ -9,6 +9,7 @@ import { configDir } from './config-dir.js';
 import type { DotenvProblem } from './dotenv-parser.js';
 import { loadDotenv } from './load-dotenv.js';
 import { processEnvironment, type Env } from './process-environment.js';
+import { readPriceOverrides, type PriceOverrides } from './price-overrides.js';
 import { languageOf, uiText, type Lang } from './ui-text.js';
 
 /** Everything flower reads from its environment, resolved once. */
@@ -37,6 +38,8 @@ export interface FlowerConfig {
   sources: Readonly<Record<string, string>>;
   /** One-line warnings to show once at startup (an invalid `FLOWER_WINDOW`, say). */
   warnings: readonly string[];
+  /** The user's prices from `FLOWER_PRICES` (docs/configuration.md); absent or null = the built-in table. */
+  prices?: PriceOverrides | null;
 }
 
 /** Options for {@link loadConfig}. */
@@ -108,8 +111,14 @@ export function deriveConfig(
   if (unreachableSetting !== '' && unreachableWaitS === null) {
     warnings.push(uiText('cfg.badUnreachable', { value: unreachableSetting }, lang));
   }
+  const prices = readPriceOverrides(env['FLOWER_PRICES'], {
+    fromFile: parts.sources?.['FLOWER_PRICES'],
+    cwd: process.cwd(),
+  });
+  if (prices.problem !== null) warnings.push(uiText('cfg.badPrices', { why: prices.problem }, lang));
   const config: FlowerConfig = Object.freeze({
     env,
+    prices: prices.overrides,
     lang,
     configDir: configDir(env),
     window,

@@ -67,6 +67,12 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'aside.asking': '(正在提问…)',
   'aside.noRun':
     '这里还没有记录过运行({path} 不存在)。先用 flower "…" 或 flower run <module>:<export> 开始一次运行,再从另一个终端提问。',
+  'dashboard.noRun': '这里还没有记录过运行({path} 不存在)。先用 flower "…" 开始一次运行,再打开它的仪表板。',
+  'dashboard.head': '{path} 的仪表板',
+  'dashboard.read': '  查看:          {url}',
+  'dashboard.write': '  回答和提问:    {url}',
+  'dashboard.stop': 'Ctrl-C 关闭仪表板;运行不受影响。',
+  'dashboard.failed': '仪表板无法启动:{e}',
   'aside.noQuestion': '问题是空的。例如:flower ask "它在做什么?"',
   'aside.ended': '(这里没有正在进行的运行;根据上一次运行结束前的事件回答)',
 
@@ -184,6 +190,9 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'status.live': '正在运行:pid {pid}{host},开始于 {since}',
   'status.liveLog': '正在运行:pid {pid} 正在写事件日志',
   'status.idle': '没有在运行 · 最后活动 {at}',
+  'status.parked':
+    '暂停中:步骤 {step} 用量已到上限 · {at} 恢复(还剩 {left});在这里再运行 flower 即可等到那时',
+  'status.parkedOver': '暂停中:步骤 {step} 的用量上限已在 {at} 重置;在这里再运行 flower 即可继续',
   'status.idleNever': '没有在运行',
   'status.brief': '需求已确认',
   'status.noBrief': '需求未确认',
@@ -194,6 +203,10 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'status.verdict': '第 {n} 轮评判:{state}',
   'status.total': '合计 ${c} · 上下文 {x}',
   'status.totalNoContext': '合计 ${c}',
+  'status.spenders': '花费最多（会话存储计价合计 ${c}）：',
+  'status.byRole': '按角色：{list}',
+  'status.mainThreads': '主线程：${c}',
+  'status.moreSubagents': '其余子代理：{n} 个，${c}',
 
   'trim.report.nothing': '未做裁剪',
   'trim.report.cleared': '归档了 {cleared} 个旧的工具结果(保留最近 {kept} 个大结果),约省 {tokens} tokens',
@@ -222,6 +235,16 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'rt.promptTooLong':
     '第一条消息对模型来说太长了({e});没有交接,也没有重试。缩短输入,或者把长的部分放进文件再指给它。',
   'rt.budget.run': '这次运行的预算 ${cap} 用完了(本次已花 ${spent});到此为止。想继续,用更大的 -b 再运行一次',
+  'rt.parked': '用量已到上限 · {at} 恢复 · 还剩 {left} · 按 Ctrl-C 停止',
+  'rt.parkedResume': '用量上限已在 {at} 重置;接着原来的会话继续',
+  'price.family':
+    '不知道模型 {model} 的价格;按 {family} 系列({like})计价——可用 FLOWER_PRICES 设定它自己的价格',
+  'price.unknown':
+    '不知道模型 {model} 的价格;按每百万 token 输入 $4、输出 $20 计价(与 Claude Code 相同)——可用 FLOWER_PRICES 设定它自己的价格',
+  'rt.budget.gateRun': '这次运行的预算 ${cap} 快用完了(已花 ${spent};再来一轮约到 ${projected})。',
+  'rt.budget.gateStep': '这一步的预算 ${cap} 快用完了(已花 ${spent};再来一轮约到 ${projected})。',
+  'budget.spent':
+    '这次运行停在预算 ${cap}(已花 ${spent}),不提高预算就不会继续:用 -b {next}(任何大于 {cap} 的数)再运行一次,会从停下的地方接着跑',
   'rt.modelMismatch': '要的模型是 {want},API 实际给的是 {served};它的上下文窗口可能和 flower 估计的不同',
   'time.seconds': '{n} 秒',
   'time.minutes': '{n} 分钟',
@@ -262,6 +285,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'cfg.problem.unreadable': '.env {file}:读取失败;已跳过',
   'cfg.problem.nul-byte': '.env {file}:{line}:含有 NUL 字节;已跳过',
   'cfg.badWindow': 'FLOWER_WINDOW={value} 不是正整数;已忽略',
+  'cfg.badPrices': 'FLOWER_PRICES 无法使用({why});改用内置价格',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} 不是正的秒数;已忽略',
   'cfg.badSandbox': 'FLOWER_SANDBOX={value} 既不是 on 也不是 off;沙箱保持开启',
   'cfg.badUnreachable': 'FLOWER_UNREACHABLE_WAIT={value} 不是秒数(0 或更大);已忽略',

@@ -83,6 +83,13 @@ export const EN_CATALOG = {
   'aside.asking': '(asking…)',
   'aside.noRun':
     'No run has been recorded here ({path} does not exist). Start one with flower "…" or flower run <module>:<export>, then ask from another terminal.',
+  'dashboard.noRun':
+    'No run has been recorded here ({path} does not exist). Start one with flower "…", then open its dashboard.',
+  'dashboard.head': 'Dashboard of {path}',
+  'dashboard.read': '  to look:            {url}',
+  'dashboard.write': '  to answer and ask:  {url}',
+  'dashboard.stop': 'Ctrl-C stops the dashboard; the run goes on.',
+  'dashboard.failed': 'The dashboard could not start: {e}',
   'aside.noQuestion': 'The question is empty. Ask one, e.g. flower ask "what is it doing?"',
   'aside.ended': '(no run is in progress here; answering from the last events of the run that ended)',
 
@@ -213,6 +220,9 @@ export const EN_CATALOG = {
   'status.live': 'live: pid {pid}{host}, since {since}',
   'status.liveLog': 'live: pid {pid} is writing its event log',
   'status.idle': 'not running · last activity {at}',
+  'status.parked':
+    'parked: usage limit of step {step} · resumes at {at} ({left} left); run flower here again to wait it out',
+  'status.parkedOver': 'parked: usage limit of step {step} reset at {at}; run flower here again to resume',
   'status.idleNever': 'not running',
   'status.brief': 'brief confirmed',
   'status.noBrief': 'no confirmed brief',
@@ -223,6 +233,10 @@ export const EN_CATALOG = {
   'status.verdict': 'verdict round {n}: {state}',
   'status.total': 'total ${c} · context {x}',
   'status.totalNoContext': 'total ${c}',
+  'status.spenders': 'Top spenders (${c} priced from the session store):',
+  'status.byRole': 'by role: {list}',
+  'status.mainThreads': 'main threads: ${c}',
+  'status.moreSubagents': 'more subagents: {n}, ${c}',
 
   // The load report after a resume (session trimming; `trimReport` joins the non-zero parts).
   'trim.report.nothing': 'Nothing trimmed',
@@ -259,6 +273,18 @@ export const EN_CATALOG = {
     'The first message is too long for the model ({e}); nothing was handed over or retried. Shorten the input, or put the long part in a file and point to it.',
   'rt.budget.run':
     'Run budget ${cap} used up (${spent} spent in this run); stopped here. Run again with a larger -b to continue',
+  'rt.parked': 'usage limit · resumes at {at} · {left} left · Ctrl-C to stop',
+  'rt.parkedResume': 'usage limit reset at {at}; resuming the same session',
+  'price.family':
+    'No price known for model {model}; priced as the {family} family ({like}) — set FLOWER_PRICES to give its own',
+  'price.unknown':
+    'No price known for model {model}; priced at $4 in, $20 out per million tokens, as Claude Code prices it — set FLOWER_PRICES to give its own',
+  'rt.budget.gateRun':
+    'The run budget of ${cap} is nearly spent (${spent} so far; the next turn would make it about ${projected}).',
+  'rt.budget.gateStep':
+    'The step budget of ${cap} is nearly spent (${spent} so far; the next turn would make it about ${projected}).',
+  'budget.spent':
+    'The run stopped at its budget of ${cap} (${spent} spent) and is not continued without a larger one: run again with -b {next} (any amount above {cap}), and it resumes where it stopped',
   'rt.modelMismatch':
     'Asked for model {want} but the API served {served}; its context window may differ from what flower assumes',
   'time.seconds': '{n} s',
@@ -306,6 +332,7 @@ export const EN_CATALOG = {
   'cfg.problem.unreadable': '.env {file}: cannot be read; skipped',
   'cfg.problem.nul-byte': '.env {file}:{line}: holds a NUL byte; skipped',
   'cfg.badWindow': 'FLOWER_WINDOW={value} is not a positive whole number; ignored',
+  'cfg.badPrices': 'FLOWER_PRICES is not usable ({why}); the built-in prices are used',
   'cfg.badStall': 'FLOWER_STALL_TIMEOUT={value} is not a positive number of seconds; ignored',
   'cfg.badSandbox': 'FLOWER_SANDBOX={value} is neither on nor off; the sandbox stays on',
   'cfg.badUnreachable': 'FLOWER_UNREACHABLE_WAIT={value} is not a number of seconds (0 or more); ignored',

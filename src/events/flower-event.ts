@@ -28,6 +28,7 @@ export interface Thread {
 /** Warnings shown as one screen line. */
 export type WarningCode =
   | 'model_mismatch'
+  | 'price_guessed'
   | 'unverifiable_checks'
   | 'lineage_moved'
   | 'lineage_reset'
@@ -192,6 +193,19 @@ export interface RecoveredEvent extends EventBase {
   port: number;
   waitedS: number;
 }
+/**
+ * A usage limit: the run parks until `resetsAt` (`parked`, sent once per wait: the countdown line), then
+ * resumes the same session (`resumed`).
+ */
+export interface UsageLimitEvent extends EventBase {
+  kind: 'usage_limit';
+  phase: 'parked' | 'resumed';
+  /** When the limit resets: epoch seconds. */
+  resetsAt: number;
+  /** Which limit (`five_hour`, `seven_day`, …) when the API said; else null. */
+  limit: string | null;
+  sessionId: string | null;
+}
 export interface StallEvent extends EventBase {
   kind: 'stall';
   idleS: number;
@@ -298,6 +312,7 @@ export type FlowerEvent =
   | WaitEvent
   | WaitingEvent
   | RecoveredEvent
+  | UsageLimitEvent
   | StallEvent
   | BudgetEvent
   | HandoffEvent

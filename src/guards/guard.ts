@@ -22,13 +22,15 @@ export interface ToolHookInput {
 /**
  * What a guard decides: `pass` leaves the call to the next guard and the permission layer; `deny` blocks
  * it and tells the model why; `allow` approves it (optionally with rewritten input); `replace` swaps the
- * tool output the model sees (PostToolUse; the output must have the tool's own result shape).
+ * tool output the model sees (PostToolUse; the output must have the tool's own result shape); `stop` denies
+ * the call and ends the agent's turn there, so no further request is sent (the hard budget).
  */
 export type GuardDecision =
   | { action: 'pass' }
   | { action: 'deny'; reason: string }
   | { action: 'allow'; updatedInput?: Record<string, unknown> }
-  | { action: 'replace'; output: unknown };
+  | { action: 'replace'; output: unknown }
+  | { action: 'stop'; reason: string };
 
 /** A named decision for one hook event and tool matcher (a regular expression over tool names, `|` = or). */
 export interface Guard {

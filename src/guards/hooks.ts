@@ -115,5 +115,17 @@ function toOutput(event: ToolHookInput['event'], decision: GuardDecision): HookJ
     case 'replace':
       if (event !== 'PostToolUse') return {};
       return { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: decision.output } };
+    case 'stop':
+      // `continue: false` ends the turn after the hooks: the child sends no further request.
+      if (event !== 'PreToolUse') return { continue: false, stopReason: decision.reason };
+      return {
+        continue: false,
+        stopReason: decision.reason,
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: decision.reason,
+        },
+      };
   }
 }

@@ -115,3 +115,20 @@ describe('ActivityLine during a network wait', () => {
     expect(line.text(0, 30)).toBe('  ~ waiting for 127.0.0.1:...');
   });
 });
+
+describe('ActivityLine while parked at a usage limit', () => {
+  test('counts down to the reset every second, drops the Ctrl-C hint when narrow, and ends with the park', () => {
+    const resetsAt = new Date(2026, 11, 3, 17, 0, 0).getTime() / 1000;
+    const parkedAt = (resetsAt - 6130) * SECOND;
+    const limit = { at: 0, step: 'work', text: '', resetsAt, limit: 'five_hour', sessionId: 's1' };
+    const line = new ActivityLine();
+    line.observe({ ...limit, kind: 'usage_limit', phase: 'parked' }, parkedAt);
+    expect(line.text(parkedAt, 120)).toBe(
+      '  ~ usage limit · resumes at 17:00 · 1:42:10 left · Ctrl-C to stop',
+    );
+    expect(line.text(parkedAt + SECOND, 120)).toContain('1:42:09 left');
+    expect(line.text(parkedAt, 60)).toBe('  ~ usage limit · resumes at 17:00 · 1:42:10 left');
+    line.observe({ ...limit, kind: 'usage_limit', phase: 'resumed' }, resetsAt * SECOND);
+    expect(line.text(resetsAt * SECOND, 120)).not.toContain('usage limit');
+  });
+});

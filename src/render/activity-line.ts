@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { clockTime } from '../config/format-elapsed.js';
 import { humanDuration, uiText, type Lang } from '../config/ui-text.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { displayWidth, fitLine } from './display-width.js';
@@ -41,6 +42,8 @@ export class ActivityLine {
    * redrawn every second, so it is where the countdown really counts.
    */
   #wait: NetworkWait | null = null;
+  /** While the run is parked at a usage limit: when it resets (epoch seconds); the footer counts down. */
+  #parkedUntil: number | null = null;
 
   constructor(lang: Lang = 'en') {
     this.#lang = lang;
@@ -64,6 +67,8 @@ export class ActivityLine {
       this.#wait = null;
       return;
     }
+    if (event.kind === 'usage_limit' && event.phase === 'parked') this.#parkedUntil = event.resetsAt;
+    else if (event.kind !== 'stream') this.#parkedUntil = null;
     if (event.kind === 'wait') {
       this.#wait = { host: event.host, port: event.port, since: now, nextCheck: null };
     } else if (event.kind === 'waiting') {
@@ -120,6 +125,10 @@ export class ActivityLine {
     const say = (key: Parameters<typeof uiText>[0], vars: Record<string, string | number>): string =>
       uiText(key, vars, this.#lang);
     const since = (from: number): string => formatElapsed((now - from) / 1000);
+    if (this.#parkedUntil !== null) {
+      const left = formatElapsed(Math.ceil(this.#parkedUntil - now / 1000));
+      return fitWait(say('rt.parked', { at: clockTime(this.#parkedUntil), left }), Math.max(10, columns - 1));
+    }
     if (this.#wait !== null) return fitWait(this.#waitText(now), Math.max(10, columns - 1));
     const fields = [say('act.call', { t: since(this.#callSince) })];
     if (this.#tokens > 0) fields.push(say('act.tokens', { n: formatContext(this.#tokens) }));

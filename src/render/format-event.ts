@@ -99,6 +99,7 @@ export function formatEvent(event: FlowerEvent, state: RenderState, options: For
     case 'wait':
     case 'waiting':
     case 'recovered':
+    case 'usage_limit':
     case 'stall':
       return wrap(event.text, options, '  ~ ', '    ').map(colors.yellow);
     case 'task':

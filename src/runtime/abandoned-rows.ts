@@ -12,7 +12,9 @@
 import { join } from 'node:path';
 import type { SessionStoreEntry } from '../agent/claude-sdk.js';
 import { LockedJsonFile } from '../internal/locked-json-file.js';
+import { costBreakdown, stepCostBy } from './cost-breakdown.js';
 import { estimateEntries } from './cost-ledger.js';
+import type { PriceTable } from './price-table.js';
 import { MANIFEST_FILE, readManifest, type ManifestRow } from './manifest.js';
 import { KILLED } from './step-outcome.js';
 
@@ -24,8 +26,15 @@ export interface AbandonedRowsInput {
   sessionId: string;
   /** Every stored entry of the session, subagent transcripts included, untransformed. */
   loadEntries: () => Promise<SessionStoreEntry[]>;
+  /**
+   * The same entries by transcript (store key as text); when given, it is read instead of `loadEntries` and
+   * the completed row's `cost_by` is attributed from the same window.
+   */
+  loadTranscripts?: () => Promise<Array<{ key: string; entries: SessionStoreEntry[] }>>;
   /** Epoch seconds; the end of the last row's window. */
   now: number;
+  /** The prices to figure the rows' cost at; the list alone by default. */
+  prices?: PriceTable;
 }
 
 /** A row written by another run for `sessionId` that never finished. */
@@ -40,7 +49,8 @@ export function isAbandoned(row: ManifestRow, sessionId: string, runId: string):
 export async function completeAbandonedRows(input: AbandonedRowsInput): Promise<number> {
   const rows = readManifest(input.runDir);
   if (!rows.some((row) => isAbandoned(row, input.sessionId, input.runId))) return 0;
-  const entries = await input.loadEntries();
+  const transcripts = input.loadTranscripts === undefined ? null : await input.loadTranscripts();
+  const entries = transcripts?.flatMap((transcript) => transcript.entries) ?? (await input.loadEntries());
   const file = new LockedJsonFile(join(input.runDir, MANIFEST_FILE), { accepts: Array.isArray });
   let completed = 0;
   file.update(input.runId, (current) => {
@@ -60,11 +70,18 @@ export async function completeAbandonedRows(input: AbandonedRowsInput): Promise<
       const last = window.reduce((latest, entry) => Math.max(latest, entryTime(entry) ?? 0), 0);
       const endedAt = last > row.started_at ? last : row.started_at;
       completed++;
+      const inWindow = (entry: SessionStoreEntry): boolean => {
+        const at = entryTime(entry);
+        return at !== null && at >= row.started_at && at < end;
+      };
+      const costBy =
+        transcripts === null ? undefined : windowCostBy(transcripts, inWindow, input.prices, row);
       return {
         ...row,
+        ...(costBy === undefined ? {} : { cost_by: costBy }),
         ok: false,
         error: row.error ?? KILLED,
-        cost_usd: Math.max(row.cost_usd, estimateEntries(window)),
+        cost_usd: Math.max(row.cost_usd, estimateEntries(window, input.prices)),
         ended_at: endedAt,
         duration_s: Math.round((endedAt - row.started_at) * 100) / 100,
       };
@@ -72,6 +89,34 @@ export async function completeAbandonedRows(input: AbandonedRowsInput): Promise<
     return completed > 0 ? next : undefined;
   });
   return completed;
+}
+
+/**
+ * The attribution of the responses stored in the row's window, or the row's own when that counts more
+ * (the row was written from the same responses as they arrived; the window can only miss some).
+ */
+function windowCostBy(
+  transcripts: ReadonlyArray<{ key: string; entries: SessionStoreEntry[] }>,
+  inWindow: (entry: SessionStoreEntry) => boolean,
+  prices: PriceTable | undefined,
+  row: ManifestRow,
+): ManifestRow['cost_by'] {
+  const windowed = transcripts.map((transcript) => ({
+    key: transcript.key,
+    entries: transcript.entries.filter(inWindow),
+  }));
+  const costBy = stepCostBy(costBreakdown(windowed, [], prices === undefined ? {} : { prices }));
+  const figured = costBy.mainUsd + costBy.subagents.reduce((sum, subagent) => sum + subagent.usd, 0);
+  const own = row.cost_by;
+  const recorded =
+    own === undefined
+      ? 0
+      : own.main_usd + own.subagents.reduce((sum, subagent) => sum + subagent.cost_usd, 0);
+  if (own !== undefined && recorded >= figured) return own;
+  return {
+    main_usd: costBy.mainUsd,
+    subagents: costBy.subagents.map(({ usd, ...dispatch }) => ({ ...dispatch, cost_usd: usd })),
+  };
 }
 
 /** Epoch seconds of an entry's ISO `timestamp`, or null. */

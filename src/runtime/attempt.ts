@@ -18,9 +18,11 @@ import { errorText } from '../internal/error-text.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { redactingStore } from '../session/redact-credentials.js';
 import type { AttemptBudget } from './budget.js';
+import { stepCostBy, storeKeyText } from './cost-breakdown.js';
 import { savedCost } from './cost-ledger.js';
 import { observeStore } from './observed-store.js';
 import { StallWatchdog } from './stall-watchdog.js';
+import { usageLimitInText, usageLimitOf } from './usage-limit.js';
 import { errorOutcome, type EndedOutcome, type StepOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
 
@@ -63,6 +65,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   let interrupted = false;
   let handoffDue = false;
   run.record({ kind: 'unfinished' });
+  run.usageLimit = null;
 
   // The attempt's own controller: the watchdog aborts this query only; a run abort reaches it too.
   const controller = new AbortController();
@@ -88,12 +91,16 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
 
   ledger.beginQuery(0);
   const store = observeStore(redactingStore(deps.store, credentialValues(deps.env ?? {})), {
-    onAppend(_key, entries) {
+    onAppend(key, entries) {
+      run.attribution.add(storeKeyText(key), entries);
+      result.costBy = stepCostBy(run.attribution.breakdown());
       let added = false;
       for (const entry of entries) added = ledger.noteStored(entry) || added;
       if (added) reportCost();
     },
     onLoad(key, entries) {
+      // Loaded responses were paid for before; their dispatches still name the subagents that go on.
+      run.attribution.load(storeKeyText(key), entries ?? []);
       if (key.sessionId !== plan.resume) return;
       ledger.noteLoaded(entries);
       if (key.subpath !== undefined) return;
@@ -163,6 +170,8 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         continue;
       }
       run.noteSession((message as { session_id?: unknown }).session_id);
+      // The limit's reset time comes only here (the error text that follows says it in words).
+      run.usageLimit = usageLimitOf(message) ?? run.usageLimit;
       // A due handoff breaks at a message boundary (docs/runtime.md): in-flight subagents are lost, which the
       // headroom below the window is sized to absorb.
       // A result ends the turn anyway: let it through rather than hand off a finished step.
@@ -200,7 +209,10 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     result.costUsd = ledger.usd;
   }
 
-  if (interrupted) {
+  if (run.budgetHalted && run.budgetStop !== null && !run.aborted) {
+    // The hard budget ended the turn before its next request: a budget stop, whatever the result said.
+    run.record({ kind: 'budget', scope: run.budgetStop.scope });
+  } else if (interrupted) {
     run.record({ kind: 'interrupted' });
   } else if (handoffDue) {
     run.record({ kind: 'handoff-due' });
@@ -210,6 +222,10 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     // A stall is a transient error that counts as an attempt and is kept in `errors` (decisions.md D30).
     run.record({ kind: 'stalled', idleS: stalledFor });
     if (result.error !== null) result.errors.push(result.error);
+  }
+  if (run.usageLimit === null && !result.ok) {
+    const resetsAt = usageLimitInText(result.error);
+    if (resetsAt !== null) run.usageLimit = { resetsAt, limit: null };
   }
   const joined = texts.join('\n').trim();
   if (joined !== '') result.text = joined;

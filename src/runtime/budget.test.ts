@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { attemptBudget, budgetError } from './budget.js';
+import { attemptBudget, budgetError, projectedCrossing } from './budget.js';
 
 describe('attemptBudget', () => {
   test('is open without caps', () => {
@@ -36,5 +36,25 @@ describe('attemptBudget', () => {
 
   test('names the error as docs/runtime.md does', () => {
     expect(budgetError('run')).toBe('error_max_budget_usd: run budget exhausted');
+  });
+});
+
+describe('projectedCrossing', () => {
+  const caps = { stepCapUsd: null, runCapUsd: 0.1 };
+
+  test('closes once the spend plus the next turn would pass the cap, not before', () => {
+    expect(projectedCrossing(caps, { stepUsd: 0.06, runUsd: 0.06 }, 0.03)).toBeNull();
+    expect(projectedCrossing(caps, { stepUsd: 0.09, runUsd: 0.09 }, 0.03)).toEqual({
+      scope: 'run',
+      capUsd: 0.1,
+      spentUsd: 0.09,
+      projectedUsd: expect.closeTo(0.12, 12) as unknown,
+    });
+  });
+
+  test('checks the step cap first and ignores caps that are not set', () => {
+    const both = { stepCapUsd: 0.05, runCapUsd: 0.1 };
+    expect(projectedCrossing(both, { stepUsd: 0.04, runUsd: 0.09 }, 0.02)?.scope).toBe('step');
+    expect(projectedCrossing({ stepCapUsd: null, runCapUsd: null }, { stepUsd: 9, runUsd: 9 }, 9)).toBeNull();
   });
 });

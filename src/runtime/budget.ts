@@ -52,3 +52,32 @@ export function attemptBudget(caps: BudgetCaps, spent: BudgetSpent): AttemptBudg
   }
   return { kind: 'capped', capUsd: left, scope };
 }
+
+/** The cap a projection crosses: which, its size, what was spent and what going on would make it. */
+export interface BudgetCrossing {
+  scope: BudgetScope;
+  capUsd: number;
+  spentUsd: number;
+  projectedUsd: number;
+}
+
+/**
+ * The first cap (step, then run) that `spent` plus the next turn's estimate would cross, or null. This is
+ * the hard budget's test (docs/runtime.md): once it is non-null, nothing new may start.
+ */
+export function projectedCrossing(
+  caps: BudgetCaps,
+  spent: BudgetSpent,
+  nextTurnUsd: number,
+): BudgetCrossing | null {
+  const checks: Array<[BudgetScope, number | null, number]> = [
+    ['step', caps.stepCapUsd, spent.stepUsd],
+    ['run', caps.runCapUsd, spent.runUsd],
+  ];
+  for (const [scope, capUsd, spentUsd] of checks) {
+    if (capUsd === null) continue;
+    const projectedUsd = spentUsd + Math.max(0, nextTurnUsd);
+    if (projectedUsd > capUsd) return { scope, capUsd, spentUsd, projectedUsd };
+  }
+  return null;
+}

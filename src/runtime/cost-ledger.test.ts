@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { SessionStoreEntry } from '../agent/claude-sdk.js';
 import { CostLedger, estimateEntries, savedCost } from './cost-ledger.js';
+import { PriceTable } from './price-table.js';
 
 function stored(id: string, input: number, output = 0, model = 'claude-opus-5-5'): SessionStoreEntry {
   return {
@@ -80,5 +81,36 @@ describe('savedCost and estimateEntries', () => {
     expect(savedCost(entries)).toBe(0.25);
     expect(savedCost(null)).toBe(0);
     expect(estimateEntries(entries)).toBeCloseTo(price(1000) + (100 * 5) / 1e6, 12);
+  });
+});
+
+describe('CostLedger with prices of its own', () => {
+  test("keeps flower's figure when a response was priced from the user's table: the child's total is no truth", () => {
+    const ledger = new CostLedger(
+      0,
+      new PriceTable({
+        taken: null,
+        models: { 'gateway-model': { input: 1, output: 2, cacheWrite: 1, cacheRead: 0 } },
+      }),
+    );
+    ledger.beginQuery();
+    ledger.noteStreamed('m1');
+    ledger.noteStored(stored('m1', 1000, 100, 'gateway-model'));
+    // The child priced the unknown id at $4/$20.
+    expect(ledger.noteResult(price(1000, 100))).toBeCloseTo(0.0012, 12);
+    expect(ledger.usd).toBeCloseTo(0.0012, 12);
+    // A response stored after the result is still priced (the result covered nothing of flower's).
+    ledger.noteStored(stored('m1', 1000, 100, 'gateway-model'));
+    ledger.noteStored(stored('m2', 1000, 0, 'gateway-model'));
+    ledger.endQuery();
+    expect(ledger.usd).toBeCloseTo(0.0022, 12);
+  });
+
+  test('a list-priced query still takes the child’s total as the truth', () => {
+    const ledger = new CostLedger(0, new PriceTable({ taken: null, models: {} }));
+    ledger.beginQuery();
+    ledger.noteStreamed('m1');
+    ledger.noteStored(stored('m1', 1000));
+    expect(ledger.noteResult(0.01)).toBeCloseTo(0.01, 12);
   });
 });

@@ -14,6 +14,10 @@
  *    of every message streamed or stored before it. A response the store receives after a result whose id
  *    the stream already showed is covered by that result and not priced again.
  *
+ * When a response was priced from the user's `FLOWER_PRICES` or by its family's price (a model the list
+ * does not know), the child's figure is not the truth — it prices such a model at its own unknown-model
+ * rate — so that query keeps flower's own figures and its result only settles them.
+ *
  * A query that ends without a result (aborted, stalled, killed) keeps its estimates: the child never
  * reported a total. Responses that never completed (a stream cut mid-answer) are in neither number.
  *
@@ -24,7 +28,7 @@
  * @module
  */
 import type { SessionStoreEntry } from '../agent/claude-sdk.js';
-import { usageCost, type TokenUsage } from './price-table.js';
+import { PriceTable, type TokenUsage } from './price-table.js';
 
 /** The `totalCostUSD` of the last `cost-state` entry in `entries` (the child's saved running total), or 0. */
 export function savedCost(entries: readonly SessionStoreEntry[] | null): number {
@@ -51,16 +55,31 @@ export function pricedMessage(
 }
 
 /** The estimated cost of every distinct response in `entries` (see {@link pricedMessage}). */
-export function estimateEntries(entries: readonly SessionStoreEntry[]): number {
+export function estimateEntries(
+  entries: readonly SessionStoreEntry[],
+  prices: PriceTable = new PriceTable(),
+): number {
   const seen = new Set<string>();
   let total = 0;
   for (const entry of entries) {
     const priced = pricedMessage(entry);
     if (priced === null || seen.has(priced.id)) continue;
     seen.add(priced.id);
-    total += usageCost(priced.model, priced.usage);
+    total += prices.cost(priced.model, priced.usage);
   }
   return total;
+}
+
+/** The ids of the `tool_use` blocks of a stored assistant entry. */
+function toolUseIds(entry: SessionStoreEntry): string[] {
+  const message = entry['message'];
+  if (typeof message !== 'object' || message === null) return [];
+  const content = (message as { content?: unknown }).content;
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block: unknown) => {
+    const { type, id } = (block ?? {}) as { type?: unknown; id?: unknown };
+    return type === 'tool_use' && typeof id === 'string' ? [id] : [];
+  });
 }
 
 /** One step's spend over all its queries. */
@@ -77,10 +96,21 @@ export class CostLedger {
   #queryTotal = 0;
   /** The highest figure reported so far: {@link CostLedger.usd} never goes below it. */
   #floor = 0;
+  /** Tool-use ids in the responses priced so far: a tool call whose response is not among them is unpriced. */
+  readonly #pricedToolUses = new Set<string>();
+  /** The costliest single response priced so far: the estimate of the next turn. */
+  #largest = 0;
+  /** The running query priced a response from the user's table or by family: its result is no truth. */
+  #ownPricing = false;
+  readonly #prices: PriceTable;
 
-  /** @param startUsd what the step had spent before this ledger took over. */
-  constructor(startUsd = 0) {
+  /**
+   * @param startUsd what the step had spent before this ledger took over.
+   * @param prices the list and the user's prices; the list alone by default.
+   */
+  constructor(startUsd = 0, prices: PriceTable = new PriceTable()) {
     this.#settled = startUsd;
+    this.#prices = prices;
   }
 
   /** Dollars spent so far: settled plus the running query's estimates, never less than an earlier figure. */
@@ -88,6 +118,23 @@ export class CostLedger {
     let pending = 0;
     for (const value of this.#pending.values()) pending += value;
     return Math.max(this.#floor, this.#settled + pending);
+  }
+
+  /**
+   * What the next turn is expected to cost: the costliest response of the step so far (a conversation
+   * grows, so its latest turns are its dearest); 0 before the first.
+   */
+  get nextTurnUsd(): number {
+    return this.#largest;
+  }
+
+  /**
+   * True when the response that asked for tool call `toolUseId` has been priced. The child asks the
+   * permission hook for a tool before that response's transcript entry reaches the store, so a budget check
+   * in the hook must count it as a turn of its own until it is.
+   */
+  hasPriced(toolUseId: string): boolean {
+    return this.#pricedToolUses.has(toolUseId);
   }
 
   /** A new query starts; `baselineUsd` is the saved total of the session it resumes (0 for a new one). */
@@ -122,7 +169,11 @@ export class CostLedger {
     const priced = pricedMessage(entry);
     if (priced === null || this.#counted.has(priced.id)) return false;
     this.#counted.add(priced.id);
-    const cost = usageCost(priced.model, priced.usage);
+    const lookup = this.#prices.lookup(priced.model);
+    if (lookup.source === 'override' || lookup.source === 'family') this.#ownPricing = true;
+    const cost = this.#prices.cost(priced.model, priced.usage);
+    this.#largest = Math.max(this.#largest, cost);
+    for (const id of toolUseIds(entry)) this.#pricedToolUses.add(id);
     this.#pending.set(priced.id, cost);
     return cost > 0;
   }
@@ -130,6 +181,16 @@ export class CostLedger {
   /** A result reported the session's running total; returns the spend it adds to the step. */
   noteResult(totalCostUsd: number): number {
     const total = Number.isFinite(totalCostUsd) ? totalCostUsd : 0;
+    if (this.#ownPricing) {
+      // flower's own prices are the truth: the estimates settle; responses stored later are still priced.
+      let pending = 0;
+      for (const value of this.#pending.values()) pending += value;
+      this.#queryTotal = Math.max(this.#queryTotal, total);
+      this.#streamed.clear();
+      this.#pending.clear();
+      this.#settled += pending;
+      return pending;
+    }
     const delta = Math.max(0, total - this.#queryTotal);
     this.#floor = this.usd;
     this.#queryTotal = Math.max(this.#queryTotal, total);
@@ -145,5 +206,6 @@ export class CostLedger {
     for (const value of this.#pending.values()) this.#settled += value;
     this.#pending.clear();
     this.#streamed.clear();
+    this.#ownPricing = false;
   }
 }

@@ -35,6 +35,16 @@ export interface ManifestRow {
   run: string;
   /** On a verdict row whose goal has machine checks: flower's own result (docs/goal-checks.md). */
   checks?: CheckRecord;
+  /** Only on a row a budget stopped: the cap's scope, its size and what was spent against it (additive). */
+  budget_stop?: { scope: 'step' | 'run'; cap_usd: number; spent_usd: number };
+  /**
+   * Where the row's spend went (additive): responses priced as stored, on the main thread and in each
+   * subagent with the dispatch that started it. Absent on a row that stored no response.
+   */
+  cost_by?: {
+    main_usd: number;
+    subagents: Array<{ agent: string; type: string; description: string; task: string; cost_usd: number }>;
+  };
 }
 
 /** Lock timing: a lock older than `staleMs` is taken over; after `waitMs` the write goes ahead unlocked. */
@@ -60,6 +70,26 @@ export function manifestRow(result: StepResult, runId: string): ManifestRow {
     duration_s: durationS(result),
     run: runId,
     ...(result.checks === undefined ? {} : { checks: result.checks }),
+    ...(result.budgetStop
+      ? {
+          budget_stop: {
+            scope: result.budgetStop.scope,
+            cap_usd: result.budgetStop.capUsd,
+            spent_usd: Math.round(result.budgetStop.spentUsd * 1e6) / 1e6,
+          },
+        }
+      : {}),
+    ...(result.costBy === undefined
+      ? {}
+      : {
+          cost_by: {
+            main_usd: result.costBy.mainUsd,
+            subagents: result.costBy.subagents.map(({ usd, ...dispatch }) => ({
+              ...dispatch,
+              cost_usd: usd,
+            })),
+          },
+        }),
   };
 }
 

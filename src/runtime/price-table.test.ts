@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { FALLBACK_PRICE, priceOf, usageCost } from './price-table.js';
+import {
+  FALLBACK_PRICE,
+  LIST_PRICES,
+  lookupPrice,
+  PRICES_TAKEN,
+  PriceTable,
+  priceOf,
+  usageCost,
+} from './price-table.js';
 
 describe('usageCost', () => {
   test('prices opus-5-5 at $4 in, $20 out, $5 cache write and $0.20 cache read per million', () => {
@@ -30,3 +38,53 @@ describe('priceOf', () => {
     expect(priceOf('some-gateway-model')).toBe(FALLBACK_PRICE);
   });
 });
+
+describe('lookupPrice and PriceTable', () => {
+  const overrides = {
+    taken: '2027-01-10',
+    models: { 'gateway-model': { input: 1, output: 2, cacheWrite: 1.25, cacheRead: 0.1 } },
+  };
+
+  test('a model missing from the list is priced as the family its id names, else at the fallback', () => {
+    expect(lookupPrice('claude-sonnet-5-0')).toEqual({
+      price: LIST_PRICES['claude-sonnet-4-5'],
+      source: 'family',
+      family: 'sonnet',
+    });
+    expect(lookupPrice('claude-haiku-9').price).toBe(LIST_PRICES['claude-haiku-4-5']);
+    expect(lookupPrice('claude-sonnet-4-5').source).toBe('list');
+    expect(lookupPrice('mystery')).toEqual({ price: FALLBACK_PRICE, source: 'fallback', family: null });
+  });
+
+  test("the user's prices come first, for exact ids and ids with a date suffix", () => {
+    expect(lookupPrice('gateway-model-20270101', overrides)).toMatchObject({ source: 'override' });
+    expect(usageCostAt(new PriceTable(overrides), 'gateway-model')).toBeCloseTo(
+      (1000 * 1 + 100 * 2) / 1e6,
+      12,
+    );
+    expect(new PriceTable(overrides).taken).toBe('2027-01-10');
+    expect(new PriceTable().taken).toBe(PRICES_TAKEN);
+  });
+
+  test('reports each guessed model once, and never a listed, overridden or synthetic one', () => {
+    const table = new PriceTable(overrides);
+    const guessed: string[] = [];
+    table.onGuess = (model, lookup) => guessed.push(`${model}:${lookup.source}:${lookup.family ?? '-'}`);
+    for (const model of [
+      'claude-opus-9',
+      'claude-opus-9',
+      'CLAUDE-OPUS-9',
+      'claude-opus-5-5',
+      'gateway-model',
+    ]) {
+      table.cost(model, { input_tokens: 1 });
+    }
+    table.cost('<synthetic>', { input_tokens: 0 });
+    table.cost('mystery', { input_tokens: 1 });
+    expect(guessed).toEqual(['claude-opus-9:family:opus', 'mystery:fallback:-']);
+  });
+});
+
+function usageCostAt(table: PriceTable, model: string): number {
+  return table.cost(model, { input_tokens: 1000, output_tokens: 100 });
+}

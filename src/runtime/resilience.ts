@@ -234,6 +234,11 @@ export class Resilience implements ResilienceSettings {
     }
   }
 
+  /** Epoch seconds on this instance's clock. */
+  now(): number {
+    return this.#clock.now();
+  }
+
   /** Waits `seconds` on this instance's clock (the backoff between attempts); `false` when `signal` aborts. */
   sleep(seconds: number, signal?: AbortSignal): Promise<boolean> {
     return this.#clock.sleep(seconds, signal);

@@ -10,7 +10,8 @@
 import type { Env } from '../config/process-environment.js';
 import type { ErrorKind } from '../events/flower-event.js';
 import { runAttempt, type AttemptPlan } from './attempt.js';
-import { attemptBudget, type BudgetCaps, type BudgetScope } from './budget.js';
+import { attemptBudget, projectedCrossing, type BudgetCaps, type BudgetScope } from './budget.js';
+import type { BudgetGate } from '../guards/budget-guard.js';
 import { interruptPrompt } from './interrupt-note.js';
 import type { Resilience, WaitCheck, WaitNotice } from './resilience.js';
 import { handOff, type HandoffDeps } from './handoff-turn.js';
@@ -19,6 +20,9 @@ import { isOverflow } from './overflow.js';
 import { rememberOverflow } from './window-calibration.js';
 import { diagnosedOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
+import { clearParked, parkedText, readParked, writeParked } from './usage-limit.js';
+import { clockTime } from '../config/format-elapsed.js';
+import { uiText } from '../config/ui-text.js';
 
 /** Where the step starts. */
 export interface LoopStart {
@@ -41,6 +45,11 @@ export interface LoopDeps extends HandoffDeps {
   relay?: IndexRelay | null;
   /** For remembering a real overflow (the window self-calibration); null = do not remember. */
   env?: Env | null;
+  /**
+   * Where a usage-limit park is recorded (`<runDir>/parked.json`) and who records it; null = a usage limit
+   * is an ordinary error.
+   */
+  parking?: { runDir: string; runId: string } | null;
 }
 
 /** Runs the attempts of `run` until it is done; never throws. `run.result` holds the outcome. */
@@ -50,6 +59,18 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
   const signal = run.controller.signal;
   let plan: Omit<AttemptPlan, 'budget'> = { ...start };
   let attempt = 0;
+  if (deps.caps.stepCapUsd !== null || deps.caps.runCapUsd !== null) run.budgetGate = budgetGate(run, deps);
+  // A run parked by an earlier process (killed or rebooted during the wait) waits for the same reset time.
+  const parked = deps.parking ? readParked(deps.parking.runDir) : null;
+  if (parked !== null && deps.parking) {
+    if (parked.resets_at > resilience.now()) {
+      const limit = { resetsAt: parked.resets_at, limit: parked.limit };
+      if (!(await park(run, deps, limit))) {
+        run.record({ kind: 'killed' });
+        return;
+      }
+    } else clearParked(deps.parking.runDir);
+  }
   for (;;) {
     if (run.aborted) {
       run.record({ kind: 'killed' });
@@ -145,6 +166,19 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
       default:
         return outcome satisfies never;
     }
+    // A usage limit with a known reset: wait for it instead of backing off into it, then resume the same
+    // session once. The wait is no attempt. A reset already past is an ordinary error (no tight loop).
+    const limit = run.usageLimit;
+    run.usageLimit = null;
+    if (limit !== null && resilience.enabled && deps.parking && limit.resetsAt > resilience.now()) {
+      if (!(await park(run, deps, limit))) continue;
+      if (result.sessionId !== null) {
+        plan = { ...plan, prompt: resilience.resumePrompt, resume: result.sessionId, fork: false };
+        result.resumed = true;
+      }
+      attempt--;
+      continue;
+    }
     const error = result.error ?? '';
     if (!resilience.enabled || attempt >= resilience.maxAttempts || !resilience.shouldRetry(kind)) return;
     const delayS = resilience.delayFor(attempt);
@@ -180,6 +214,51 @@ export async function runLoop(run: StepRun, start: LoopStart, deps: LoopDeps): P
   }
 }
 
+/**
+ * Parks the step until `limit.resetsAt`: records it in `parked.json` first (a kill during the wait keeps the
+ * time), says so in one countdown line, sends nothing until then, and removes the record when the time has
+ * come. False when the wait was aborted (Ctrl-C, a signal): the record stays for the next run.
+ */
+async function park(
+  run: StepRun,
+  deps: LoopDeps,
+  limit: { resetsAt: number; limit: string | null },
+): Promise<boolean> {
+  const parking = deps.parking;
+  if (!parking) return true;
+  const { resilience } = deps;
+  const now = resilience.now();
+  try {
+    writeParked(parking.runDir, parking.runId, {
+      resets_at: limit.resetsAt,
+      since: now,
+      step: run.result.step,
+      session_id: run.result.sessionId,
+      limit: limit.limit,
+    });
+  } catch (error) {
+    run.recordUiError('parked.json', error);
+  }
+  const event = {
+    kind: 'usage_limit',
+    at: Date.now() / 1000,
+    step: run.result.step,
+    resetsAt: limit.resetsAt,
+    limit: limit.limit,
+    sessionId: run.result.sessionId,
+  } as const;
+  run.emit({ ...event, phase: 'parked', text: parkedText(limit.resetsAt, now, run.lang) });
+  if (!(await resilience.sleep(limit.resetsAt - now, run.controller.signal))) return false;
+  clearParked(parking.runDir);
+  run.emit({
+    ...event,
+    at: Date.now() / 1000,
+    phase: 'resumed',
+    text: uiText('rt.parkedResume', { at: clockTime(limit.resetsAt) }, run.lang),
+  });
+  return true;
+}
+
 /** Lowers the learned window to the context that overflowed; a failure to write it is only recorded. */
 function rememberSafely(run: StepRun, env: Env): void {
   try {
@@ -189,6 +268,40 @@ function rememberSafely(run: StepRun, env: Env): void {
   }
 }
 
+/**
+ * The hard budget: closed once the spend so far plus the next turn's estimate (the step's costliest
+ * response) crosses a cap, and closed for the rest of the step from then on.
+ */
+function budgetGate(run: StepRun, deps: LoopDeps): BudgetGate {
+  return {
+    closed(toolUseId) {
+      if (run.budgetStop === null) {
+        const { ledger } = run;
+        // The response asking for this tool may not have reached the store yet: then it counts as a turn.
+        const unpriced = toolUseId !== undefined && toolUseId !== '' && !ledger.hasPriced(toolUseId);
+        const stepUsd = ledger.usd + (unpriced ? ledger.nextTurnUsd : 0);
+        const crossing = projectedCrossing(
+          deps.caps,
+          { stepUsd, runUsd: deps.runSpentBefore + stepUsd },
+          ledger.nextTurnUsd,
+        );
+        if (crossing === null) return null;
+        const vars = {
+          cap: crossing.capUsd.toFixed(2),
+          spent: crossing.spentUsd.toFixed(4),
+          projected: crossing.projectedUsd.toFixed(4),
+        };
+        const key = crossing.scope === 'run' ? 'rt.budget.gateRun' : 'rt.budget.gateStep';
+        run.budgetStop = { ...crossing, reason: uiText(key, vars, run.lang) };
+      }
+      return { reason: run.budgetStop.reason };
+    },
+    stopMainThread() {
+      run.budgetHalted = true;
+    },
+  };
+}
+
 /** The step ends before spending: a cap is used up. */
 function stopForBudget(run: StepRun, scope: BudgetScope, capUsd: number, spentUsd: number): void {
   run.record({ kind: 'budget', scope });
@@ -196,6 +309,7 @@ function stopForBudget(run: StepRun, scope: BudgetScope, capUsd: number, spentUs
 }
 
 function emitBudget(run: StepRun, scope: BudgetScope, capUsd: number, spentUsd: number): void {
+  run.result.budgetStop = { scope, capUsd, spentUsd };
   run.emit({
     kind: 'budget',
     at: Date.now() / 1000,

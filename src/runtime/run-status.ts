@@ -11,9 +11,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CostBreakdown } from './cost-breakdown.js';
 import { eventLogStatus, readRecentEvents, type LoggedEvent } from './event-log.js';
 import { MANIFEST_FILE, readManifest } from './manifest.js';
 import { isLive, PROCESSES_FILE, RunProcesses } from './run-processes.js';
+import { runCostBreakdown } from './run-cost.js';
+import { readParked, type ParkedState } from './usage-limit.js';
 import { wakeState } from './wake-state.js';
 
 /** One step of the manifest, as `status` shows it. */
@@ -75,6 +78,19 @@ export interface RunStatus {
   costUsd: number;
   /** The last known context: tokens and, when the log says, the window. */
   context: { tokens: number; window: number | null } | null;
+  /** The run is parked at a usage limit (`parked.json`): until when, and which step; else null. */
+  parked: ParkedState | null;
+  /**
+   * Where the money went, from the session store: every priced response once, by role, step, session and
+   * subagent dispatch (largest first); null when the run has no readable store.
+   */
+  spend: CostBreakdown | null;
+}
+
+/** Options of {@link runStatus}. */
+export interface RunStatusOptions {
+  /** The role of a step label (the workflow's naming); by default the label before its first `#` or `/`. */
+  roleOf?: (step: string) => string;
 }
 
 /** The files whose presence means a run has been here. */
@@ -84,7 +100,7 @@ const RUN_FILES = [MANIFEST_FILE, 'events.jsonl', PROCESSES_FILE, 'sessions.db']
 const SHOWN_VERDICTS = 20;
 
 /** Where the run of `workspace` (its run directory `runDir`) stands. Never writes, never throws. */
-export function runStatus(workspace: string, runDir: string): RunStatus {
+export function runStatus(workspace: string, runDir: string, options: RunStatusOptions = {}): RunStatus {
   const found = RUN_FILES.some((file) => existsSync(join(runDir, file)));
   const wake = wakeState(workspace, { runDir });
   const rows = readManifest(runDir);
@@ -119,6 +135,8 @@ export function runStatus(workspace: string, runDir: string): RunStatus {
     verdicts,
     costUsd: rows.reduce((sum, row) => sum + (Number.isFinite(row.cost_usd) ? row.cost_usd : 0), 0),
     context: lastContext(runDir, steps, wake.context),
+    parked: readParked(runDir),
+    spend: runCostBreakdown(runDir, options.roleOf === undefined ? {} : { roleOf: options.roleOf }),
   };
 }
 

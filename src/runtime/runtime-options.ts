@@ -12,6 +12,7 @@ import type { TrimPolicy } from '../session/trim-policy.js';
 import type { Workbench } from '../workbench/workbench.js';
 import type { HandoffPolicy } from './handoff-policy.js';
 import type { Resilience } from './resilience.js';
+import type { RunLease } from './run-lease.js';
 import type { ResilienceSettings } from './resilience-settings.js';
 
 /** How a `Runtime` is set up. */
@@ -54,15 +55,22 @@ export interface RuntimeOptions {
   handoff?: HandoffPolicy | boolean;
   /** Dollar cap for every step this runtime runs, together (decisions.md D25); null = none. */
   budgetUsd?: number | null;
+  /**
+   * The run's lease, already acquired (docs/scaling.md): checked before every step, and when it is lost the
+   * step in flight is aborted; released by `close()` and `rescue()`.
+   */
+  lease?: RunLease | null;
   /** Session store; default `PruningSessionStore(<runDir>/sessions.db)`. Closed by `Runtime.close()`. */
   store?: FlowerSessionStore;
   /** Runs the agent; the real SDK by default. */
   backend?: AgentBackend;
   /**
    * Loaded configuration; `loadConfig()` by default. `stallTimeoutS` is `FLOWER_STALL_TIMEOUT`; `sandbox`
-   * false (`FLOWER_SANDBOX=off`) runs the agent's Bash outside Claude Code's sandbox.
+   * false (`FLOWER_SANDBOX=off`) runs the agent's Bash outside Claude Code's sandbox; `prices` are the
+   * user's `FLOWER_PRICES`.
    */
-  config?: Pick<FlowerConfig, 'env'> & Partial<Pick<FlowerConfig, 'stallTimeoutS' | 'lang' | 'sandbox'>>;
+  config?: Pick<FlowerConfig, 'env'> &
+    Partial<Pick<FlowerConfig, 'stallTimeoutS' | 'lang' | 'sandbox' | 'prices'>>;
 }
 
 /** Per-call options of `Runtime.run`. */

@@ -6,6 +6,7 @@
  * @module
  */
 import type { AgentSpec } from '../agent/agent-spec.js';
+import { budgetGuards, type BudgetGate } from '../guards/budget-guard.js';
 import { buildOptions } from '../agent/build-options.js';
 import type { Options, SessionStore } from '../agent/claude-sdk.js';
 import { CompactPolicy } from '../agent/compact-policy.js';
@@ -99,12 +100,15 @@ export function attemptOptions(
   sessionStore: SessionStore,
   onEvent: ((event: Emitted) => void) | null = null,
   step: string | null = null,
+  budget: BudgetGate | null = null,
 ): Options {
   // Claude Code runs no tool before every PreToolUse hook has answered, so the journal's place in the list
   // does not matter for its promise; last, it leaves the gate first for code that looks the gate up.
   const journal = context.journal == null ? null : journalHooks(context.journal);
   const spills = context.spillsWritten == null ? null : spillsWrittenHooks(context.spillsWritten);
-  const hooks = mergeHooks(spec.hooks, gateHooks(context, spec, onEvent, step), journal, spills);
+  // The budget gate goes first: once the cap closes, nothing else need be asked.
+  const gate = budget === null ? null : toHooks(...budgetGuards(budget));
+  const hooks = mergeHooks(gate, spec.hooks, gateHooks(context, spec, onEvent, step), journal, spills);
   const compact = spec.compact ?? (context.handoff ? new CompactPolicy({ mode: 'no_summary' }) : null);
   const maxBudgetUsd = plan.budget.kind === 'capped' ? plan.budget.capUsd : null;
   const effective: AgentSpec = { ...spec, hooks, compact, maxBudgetUsd };

@@ -36,7 +36,7 @@ import type { Resilience } from './resilience.js';
 import { runLoop } from './run-loop.js';
 import { handoffFrom, resilienceFrom, workbenchFrom, type AttemptContext } from './runtime-setup.js';
 import { newRunId } from './run-id.js';
-import { sessionEntries } from './session-entries.js';
+import { sessionEntries, sessionTranscripts } from './session-entries.js';
 import { errorOutcome, HANDOFF_DUE, INTERRUPTED, KILLED } from './step-outcome.js';
 import { StepRun } from './step-run.js';
 import type { StepResult } from './step-result.js';
@@ -45,9 +45,12 @@ import { excludeWorktrees } from '../workbench/exclude-worktrees.js';
 import { isGitWorkTree } from '../workbench/git-work-tree.js';
 import type { Workbench } from '../workbench/workbench.js';
 import type { HandoffPolicy } from './handoff-policy.js';
-import { RunProcesses } from './run-processes.js';
+import { endProcessesOf, OWN_TOKEN, RunProcesses } from './run-processes.js';
+import { leaseLostText, type RunLease } from './run-lease.js';
 import { unsandboxedWarning } from './session-sandbox.js';
 import { loopDeps, loopStart, startStep, tieAbort, type RunWiring } from './step-wiring.js';
+import { priceGuessWarning } from './price-warning.js';
+import { PriceTable } from './price-table.js';
 
 export type { RunOptions, RuntimeOptions } from './runtime-options.js';
 
@@ -87,6 +90,12 @@ export class Runtime {
   onHandoff: ((step: string, path: string, sha256: string) => void) | null = null;
   /** Called with each new session id as soon as it is known (before the first turn). */
   onSession: ((sessionId: string) => void) | null = null;
+  /**
+   * The prices cost is figured at: the list ({@link PRICES_TAKEN}) plus the configuration's `FLOWER_PRICES`.
+   * A model it has to guess a price for is reported once, as a `price_guessed` warning of the step then
+   * running.
+   */
+  readonly prices: PriceTable;
 
   readonly #env: FlowerConfig['env'];
   readonly #lang: Lang;
@@ -96,6 +105,8 @@ export class Runtime {
   #closed = false;
   /** This process's record in `processes.json`: children to end after a crash, sessions it holds. */
   readonly #processes: RunProcesses;
+  /** The run's lease when the caller took one: no step starts without it. */
+  readonly #lease: RunLease | null;
   /** The workbench block last sent to each session (decisions.md D20). */
   readonly #indexSent = new Map<string, string>();
   /** The unsandboxed-shell warning is given once per runtime, at its first step. */
@@ -127,7 +138,20 @@ export class Runtime {
       prepareDirectory(directory, 'runDir', this.#lang);
     }
     this.#processes = new RunProcesses(this.runDir, this.runId);
+    this.#lease = options.lease ?? null;
+    // Lost (another process took over): the turn in flight is cut, so this process writes nothing more.
+    // Aborting alone only interrupts Claude Code, which may still send the turn's tool results; its
+    // processes (and their tools) are ended first.
+    this.#lease?.onLost(() => {
+      endProcessesOf(OWN_TOKEN);
+      this.#current?.controller.abort(this.#leaseLost());
+    });
     this.budgetUsd = options.budgetUsd ?? null;
+    this.prices = new PriceTable(config.prices ?? null);
+    this.prices.onGuess = (model, lookup) => {
+      const step = this.#current;
+      step?.emit(priceGuessWarning(model, lookup, this.#lang, step.result.step));
+    };
     this.workbench = workbenchFrom(options.workbench, this.workspace, this.runDir);
     this.workbench?.ensure();
     this.spillThreshold = options.spillThreshold === undefined ? 4000 : options.spillThreshold || null;
@@ -188,6 +212,8 @@ export class Runtime {
       );
     }
     this.#prepareIsolation(spec);
+    // Renewed (and so checked) right before the step: a lease lost meanwhile stops here, before any turn.
+    if (this.#lease !== null && !this.#lease.renew()) throw this.#leaseLost();
     this.#claimResume(options.resume ?? null);
     const wiring = this.#wiring();
     const step = startStep(spec, options, wiring);
@@ -264,6 +290,7 @@ export class Runtime {
         step.controller.abort();
       }
       this.#persist(null);
+      this.#lease?.release();
       this.#processes.leave();
     } catch {
       // A rescue runs while the process is dying; there is nobody left to tell.
@@ -279,6 +306,7 @@ export class Runtime {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#lease?.release();
     this.#processes.leave();
     try {
       this.store.close();
@@ -333,7 +361,9 @@ export class Runtime {
         runId: this.runId,
         sessionId,
         loadEntries: () => sessionEntries(this.store, this.projectKey, sessionId),
+        loadTranscripts: () => sessionTranscripts(this.store, this.projectKey, sessionId),
         now: Date.now() / 1000,
+        prices: this.prices,
       });
     } catch (error) {
       this.uiErrors.push(`manifest completion: ${errorText(error)}`);
@@ -362,6 +392,11 @@ export class Runtime {
     this.#persist(null);
   }
 
+  /** The stop of a process whose lease another one took (or that could not renew it). */
+  #leaseLost(): FlowerError {
+    return new FlowerError('LEASE_LOST', leaseLostText(this.#lease?.lostTo ?? null));
+  }
+
   /** What this runtime lends a run (step-wiring.ts). */
   #wiring(): RunWiring {
     return {
@@ -377,6 +412,9 @@ export class Runtime {
       processes: this.#processes,
       uiErrors: this.uiErrors,
       budgetUsd: this.budgetUsd,
+      prices: this.prices,
+      runId: this.runId,
+      lease: this.#lease,
       attemptContext: () => this.#attemptContext(),
       onSession: () => this.onSession,
       onHandoff: () => this.onHandoff,

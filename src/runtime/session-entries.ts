@@ -7,6 +7,7 @@
  */
 import type { SessionStore, SessionStoreEntry } from '../agent/claude-sdk.js';
 import { SqliteSessionStore } from '../session/sqlite-session-store.js';
+import { storeKeyText } from './cost-breakdown.js';
 
 /** The session's main and subagent entries, untransformed when the store is a SQLite file. */
 export async function sessionEntries(
@@ -14,6 +15,15 @@ export async function sessionEntries(
   projectKey: string,
   sessionId: string,
 ): Promise<SessionStoreEntry[]> {
+  return (await sessionTranscripts(store, projectKey, sessionId)).flatMap((transcript) => transcript.entries);
+}
+
+/** The same entries by transcript, each with its store key as text (`projectKey/sessionId[/subpath]`). */
+export async function sessionTranscripts(
+  store: SessionStore,
+  projectKey: string,
+  sessionId: string,
+): Promise<Array<{ key: string; entries: SessionStoreEntry[] }>> {
   // A second, read-only connection reads the rows as written; WAL lets it sit beside the writer.
   const reader =
     store instanceof SqliteSessionStore ? new SqliteSessionStore(store.path, { readonly: true }) : store;
@@ -23,7 +33,13 @@ export async function sessionEntries(
     const subagents = await Promise.all(
       subpaths.map(async (subpath) => (await reader.load({ projectKey, sessionId, subpath })) ?? []),
     );
-    return [...main, ...subagents.flat()];
+    return [
+      { key: storeKeyText({ projectKey, sessionId }), entries: main },
+      ...subagents.map((entries, index) => ({
+        key: storeKeyText({ projectKey, sessionId, subpath: subpaths[index] ?? '' }),
+        entries,
+      })),
+    ];
   } finally {
     if (reader !== store && reader instanceof SqliteSessionStore) reader.close();
   }

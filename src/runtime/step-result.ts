@@ -42,6 +42,19 @@ export interface StepResult {
    * (docs/goal-checks.md). Absent on every other step.
    */
   checks?: CheckRecord;
+  /** Set when a budget stopped the step: which cap, its size and what had been spent against it. */
+  budgetStop?: { scope: 'step' | 'run'; capUsd: number; spentUsd: number } | null;
+  /**
+   * Where this process's spend on the step went, responses priced as stored (list or the user's prices):
+   * the main thread and each subagent with the dispatch that started it. Absent until a response is stored.
+   */
+  costBy?: StepCostBy;
+}
+
+/** The attribution of one step's responses (the manifest's `cost_by`). */
+export interface StepCostBy {
+  mainUsd: number;
+  subagents: Array<{ agent: string; type: string; description: string; task: string; usd: number }>;
 }
 
 /** A fresh, unfinished result for `step` started at `startedAt` (epoch seconds). */

@@ -9,9 +9,13 @@
 import type { Lang } from '../config/ui-text.js';
 import type { EventSink } from '../events/flower-event.js';
 import type { ContextWatermark } from './context-watermark.js';
+import { CostAttribution } from './cost-breakdown.js';
 import { CostLedger } from './cost-ledger.js';
 import { describeEvent, isNotice, type Emitted } from './describe-event.js';
 import { recordOutcome, type StepOutcome } from './step-outcome.js';
+import type { PriceTable } from './price-table.js';
+import type { BudgetCrossing } from './budget.js';
+import type { BudgetGate } from '../guards/budget-guard.js';
 import { newStepResult, type StepResult } from './step-result.js';
 import { errorText } from '../internal/error-text.js';
 
@@ -35,6 +39,8 @@ export interface StepRunHooks {
    * (`'en'` by default). The attempt loop itself deals in figures only.
    */
   lang?: Lang;
+  /** The prices the step's cost is figured at; the list alone by default. */
+  prices?: PriceTable;
 }
 
 /**
@@ -48,13 +54,23 @@ export const COST_WRITE_INTERVAL_MS = 1000;
 /** One `run()` call in progress. */
 export class StepRun {
   readonly result: StepResult;
-  readonly ledger = new CostLedger();
+  readonly ledger: CostLedger;
+  /** The same responses as {@link ledger}, attributed to the main thread and each subagent (`cost_by`). */
+  readonly attribution: CostAttribution;
   /** Aborted by `signal`, a rescue, or a double Ctrl-C: the step ends as `killed-by-signal`. */
   readonly controller = new AbortController();
   /** Set by `Runtime.interrupt()`, taken at the next message boundary. */
   interrupt: PendingInterrupt | null = null;
   /** Largest main-thread context of the current session generation (reset by a handoff). */
   watermark = 0;
+  /** The gate the budget guards ask before each tool call (set by the attempt loop when a cap is set). */
+  budgetGate: BudgetGate | null = null;
+  /** The cap the projected spend crossed in this step: nothing new starts once it is set. */
+  budgetStop: (BudgetCrossing & { reason: string }) | null = null;
+  /** The budget gate ended the main thread's turn: the attempt ends as a budget stop. */
+  budgetHalted = false;
+  /** The API said a usage limit is reached during the last attempt, and when it resets; else null. */
+  usageLimit: { resetsAt: number; limit: string | null } | null = null;
   /** The served model was checked against the wanted one (once per step). */
   modelChecked = false;
   /** Handoff bookkeeping of this step; null when handoff is off. */
@@ -68,8 +84,18 @@ export class StepRun {
   /** The write {@link StepRun.syncCost} put off to the end of the interval, if any. */
   #costTimer: ReturnType<typeof setTimeout> | null = null;
 
+  /**
+   * The step's language, for the few words the loop hands on as they are: a usage-limit line and the budget
+   * gate's reason to the model. Notices are worded by the describer instead.
+   */
+  get lang(): Lang {
+    return this.#hooks.lang ?? 'en';
+  }
+
   constructor(step: string, sink: EventSink | null, hooks: StepRunHooks, startedAt = Date.now() / 1000) {
     this.result = newStepResult(step, startedAt);
+    this.ledger = new CostLedger(0, hooks.prices);
+    this.attribution = new CostAttribution(hooks.prices === undefined ? {} : { prices: hooks.prices });
     this.#sink = sink;
     this.#hooks = hooks;
   }

@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import type { AgentBackend } from '../agent/agent-backend.js';
 import type { AgentSpec } from '../agent/agent-spec.js';
-import type { Options } from '../agent/claude-sdk.js';
+import type { HookCallback, Options } from '../agent/claude-sdk.js';
 import { tiedSpawn } from '../agent/tied-spawn.js';
 import type { Env } from '../config/process-environment.js';
 import type { Lang } from '../config/ui-text.js';
@@ -22,8 +22,10 @@ import { fitPrompt } from './oversized-prompt.js';
 import type { Resilience } from './resilience.js';
 import type { LoopDeps, LoopStart } from './run-loop.js';
 import { OWN_TOKEN, type RunProcesses } from './run-processes.js';
+import { leaseLostText, type RunLease } from './run-lease.js';
 import type { RunOptions } from './runtime-options.js';
 import { attemptOptions, wantedModel, type AttemptContext } from './runtime-setup.js';
+import type { PriceTable } from './price-table.js';
 import { StepRun } from './step-run.js';
 
 /** What a runtime lends each of its runs. */
@@ -44,6 +46,12 @@ export interface RunWiring {
   uiErrors: string[];
   /** The run cap in dollars, or null. */
   budgetUsd: number | null;
+  /** The prices the run's cost is figured at. */
+  prices: PriceTable;
+  /** The process's run id (parking records carry it). */
+  runId: string;
+  /** The run's lease when the caller took one: renewed after every tool call. */
+  lease: RunLease | null;
   /** The runtime's fixed part of every attempt's options. */
   attemptContext(): AttemptContext;
   /** The runtime's own callbacks, read when called: a caller may set them while the step runs. */
@@ -71,6 +79,7 @@ export function startStep(spec: AgentSpec, options: RunOptions, wiring: RunWirin
     persist: () => wiring.persist(step),
     uiErrors: wiring.uiErrors,
     lang: wiring.lang,
+    prices: wiring.prices,
   });
   if (wiring.handoff.enabled) step.handoff = new ContextWatermark(wiring.handoff);
   return step;
@@ -120,8 +129,10 @@ export function loopDeps(
           sessionStore,
           (event) => step.emit(event),
           step.result.step,
+          step.budgetGate,
         ),
         wiring.processes,
+        wiring.lease,
       ),
     relay:
       wiring.workbench !== null && spec.workbench ? new IndexRelay(wiring.workbench, wiring.indexSent) : null,
@@ -129,15 +140,39 @@ export function loopDeps(
     env: wiring.env,
     resilience: wiring.resilience,
     caps: { stepCapUsd: spec.maxBudgetUsd, runCapUsd: wiring.budgetUsd },
+    parking: { runDir: wiring.runDir, runId: wiring.runId },
   };
 }
 
-/** Every child a run starts is tied to this process and recorded (see `tiedSpawn`). */
-function tie(options: Options, processes: RunProcesses): Options {
+/** Every child a run starts is tied to this process and recorded (see `tiedSpawn`); the lease is checked. */
+function tie(options: Options, processes: RunProcesses, lease: RunLease | null): Options {
   options.spawnClaudeCodeProcess = tiedSpawn({
     token: OWN_TOKEN,
     onSpawn: (pid) => processes.addChild(pid),
     onExit: (pid) => processes.removeChild(pid),
   });
+  if (lease !== null) checkLeaseAfterTools(options, lease);
   return options;
+}
+
+/**
+ * After every tool call, before its result goes back to the model, the lease is renewed. A process that
+ * lost it aborts the step and never answers the hook, so Claude Code, which waits for the answer before it
+ * sends the result, never asks for the next turn (the heartbeat alone could be up to one interval late,
+ * and a `continue: false` answer still lets that request go out).
+ */
+function checkLeaseAfterTools(options: Options, lease: RunLease): void {
+  const check: HookCallback = (_input, _toolUseId, { signal }) => {
+    // renew() tells the onLost listener, which ends Claude Code and aborts the step.
+    if (lease.renew()) return Promise.resolve({});
+    const stop = { continue: false, stopReason: leaseLostText(lease.lostTo) };
+    return new Promise((resolve) => {
+      if (signal.aborted) resolve(stop);
+      else signal.addEventListener('abort', () => resolve(stop), { once: true });
+    });
+  };
+  options.hooks = {
+    ...options.hooks,
+    PostToolUse: [...(options.hooks?.PostToolUse ?? []), { hooks: [check] }],
+  };
 }

@@ -43,6 +43,11 @@ export interface SqliteConnection {
    * front, so a read-then-write sequence cannot interleave with another process's writer (decisions.md D407).
    */
   immediate<T>(work: () => T): T;
+  /**
+   * Copies the database into a new file at `destination` with SQLite's online backup: a consistent
+   * snapshot (the write-ahead log included) while other processes go on writing.
+   */
+  backup(destination: string): Promise<void>;
   /** Closes the connection (idempotent). */
   close(): void;
 }
@@ -161,6 +166,9 @@ function wrap(database: Database.Database, path: string, readonly: boolean): Sql
     },
     immediate<T>(work: () => T): T {
       return transaction.immediate(work) as T;
+    },
+    async backup(destination) {
+      await database.backup(destination);
     },
     close() {
       if (database.open) database.close();

@@ -24,6 +24,7 @@ import type { SqliteConnection } from './sqlite-driver.js';
 import { explainStoreError, parseStoredEntry } from './store-errors.js';
 import { checkedProjectKey, childRange, sessionPrefix, storeKey } from './store-key.js';
 import { StatementCache } from './store-queries.js';
+import type { TranscriptSnapshotSource } from './transcript-snapshot.js';
 
 export { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_CONTEXT_SCAN } from './sqlite-session-store-options.js';
 export type { SqliteSessionStoreOptions } from './sqlite-session-store-options.js';
@@ -50,7 +51,7 @@ export type { SqliteSessionStoreOptions } from './sqlite-session-store-options.j
  * `transform(key, entries)`, which a subclass may override (calling `super.transform` first), returning new
  * arrays and objects rather than mutating its input.
  */
-export class SqliteSessionStore implements FlowerSessionStore {
+export class SqliteSessionStore implements FlowerSessionStore, TranscriptSnapshotSource {
   /** Absolute path of the database file. */
   readonly path: string;
   /** True when opened with `readonly`. */
@@ -218,6 +219,15 @@ export class SqliteSessionStore implements FlowerSessionStore {
       const connection = this.#open();
       if (!connection.readonly) connection.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
     });
+  }
+
+  /**
+   * Writes a consistent copy of the whole store to a new SQLite file at `destination` (SQLite's online
+   * backup: the write-ahead log is included, other processes may go on writing meanwhile). What
+   * `flower export` packs; see {@link TranscriptSnapshotSource}.
+   */
+  async snapshotTo(destination: string): Promise<void> {
+    await this.#open().backup(destination);
   }
 
   /** Checkpoints (decisions.md D31) and closes. Idempotent. */

@@ -79,6 +79,8 @@ export class FakeAnthropicServer {
   readonly #strict: boolean;
   readonly #enforceToolPairs: boolean;
   readonly #sockets = new Set<Socket>();
+  /** Callers of {@link FakeAnthropicServer.nextCall} waiting for the next request. */
+  #callWaiters: Array<(call: FakeRequest) => void> = [];
   readonly #port: number;
   #closing: Promise<void> | null = null;
   #offline: Promise<void> | null = null;
@@ -132,6 +134,14 @@ export class FakeAnthropicServer {
     return this.#closing;
   }
 
+  /**
+   * The next request to arrive (any path), so a test can await it instead of sleeping — for example to
+   * see that no request comes before a usage limit resets.
+   */
+  nextCall(): Promise<FakeRequest> {
+    return new Promise((resolve) => this.#callWaiters.push(resolve));
+  }
+
   /** True between {@link goOffline} and {@link goOnline}. */
   get offline(): boolean {
     return this.#offline !== null;
@@ -175,6 +185,9 @@ export class FakeAnthropicServer {
       body,
     });
     this.calls.push(call);
+    const waiters = this.#callWaiters;
+    this.#callWaiters = [];
+    for (const waiter of waiters) waiter(call);
     const context: ResponseContext = {
       response,
       stream: isRecord(body) && body['stream'] === true,

@@ -22,7 +22,8 @@ export interface Usage {
  *   block is a tool call, else `end_turn`; `pauseMs` makes it a slow reply that pauses mid-stream.
  * - `json`: any JSON body with any status (200 by default).
  * - `status`: an HTTP error with an Anthropic error body; `errorType` and `message` default by status; a
- *   429 carries `retry-after` (`retryAfterS`, default 1 s).
+ *   429 carries `retry-after` (`retryAfterS`, default 1 s); `headers` adds response headers (the
+ *   `anthropic-ratelimit-unified-*` headers of a subscription's usage limit, for example).
  * - `destroy`: the socket is destroyed before any header.
  * - `hang`: no answer at all (ends when the server closes).
  * - `cut`: SSE headers and the first `afterEvents` events of a partial answer, then the socket is destroyed.
@@ -40,7 +41,14 @@ export type FakeResponse =
       pauseMs?: number;
     }
   | { kind: 'json'; status?: number; body: unknown }
-  | { kind: 'status'; status: number; errorType?: string; message?: string; retryAfterS?: number }
+  | {
+      kind: 'status';
+      status: number;
+      errorType?: string;
+      message?: string;
+      retryAfterS?: number;
+      headers?: Record<string, string>;
+    }
   | { kind: 'destroy' | 'hang' }
   | { kind: 'cut' | 'stall'; afterEvents: number }
   | { kind: 'sse_error'; afterEvents: number; errorType?: string; message?: string };

@@ -89,12 +89,15 @@ export function sendError(
     errorType?: string | undefined;
     message?: string | undefined;
     retryAfterS?: number | undefined;
+    headers?: Record<string, string> | undefined;
   } = {},
 ): void {
   const errorType = options.errorType ?? errorTypeForStatus(status);
   const retryAfterS = options.retryAfterS ?? (status === 429 ? retryAfterDefaultS : undefined);
-  const headers: Record<string, string> =
-    retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) };
+  const headers: Record<string, string> = {
+    ...(retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) }),
+    ...options.headers,
+  };
   sendJson(context, status, anthropicErrorBody(errorType, context.requestId, options.message), headers);
 }
 

@@ -76,6 +76,10 @@ describe('go options', () => {
       verify: idle,
       analyze: idle,
       chaos: idle,
+      dashboard: idle,
+      exportRun: idle,
+      importRun: idle,
+      doctor: idle,
       completion: idle,
     };
     const program = createProgram(handlers, { writeOut: () => undefined, writeErr: () => undefined });

@@ -8,7 +8,8 @@
  * banner. The starter workflow is built (with `--new` it archives the previous brief, goal, Q&A log and
  * lineage — moved, never deleted) and driven like every other workflow ({@link driveWorkflow}): live input
  * line, two-stage Ctrl-C, signal rescue, closing line, failure explanation. Trimming is on unless
- * `--no-trim`; handoff is on unless `--no-handoff`; `-b` caps the whole run (decisions.md D25).
+ * `--no-trim`; handoff is on unless `--no-handoff`; `-b` caps the whole run (decisions.md D25); `--dashboard`
+ * serves the run's web page from this process while it runs (docs/dashboard.md).
  *
  * @module
  */
@@ -26,6 +27,7 @@ import { wakeState } from '../../runtime/wake-state.js';
 import { isGitWorkTree } from '../../workbench/git-work-tree.js';
 import { buildStarter } from '../../workflow/starter-flow.js';
 import { STEP_NAMES } from '../../workflow/step-names.js';
+import type { Workbench } from '../../workbench/workbench.js';
 import type { CommandContext } from '../command-context.js';
 import { driveWorkflow } from '../drive-workflow.js';
 import type { GlobalOptions, GoOptions } from '../program.js';
@@ -33,6 +35,9 @@ import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import { readStartupLine } from '../startup-prompt.js';
 import { wakeBanner } from '../wake-banner.js';
 import { attachLines } from '../attach-lines.js';
+import { errorMessage } from '../../internal/error-text.js';
+import { dashboardLines, openDashboard } from './dashboard.js';
+import { acquireRunLease, attachToHolder, reportLostLease } from '../lease-gate.js';
 
 /** What `/new` typed at the startup prompt means: start over, as `--new` does. */
 export const NEW_COMMAND = '/new';
@@ -96,11 +101,48 @@ export async function goCommand(
     if (options.clarifyOnly === true) renderer.print(uiText('note.clarifyOnly', {}, lang), 'dim');
   }
 
+  // The run directory is made first (with its ignore file, so the dashboard's token is never committed).
+  createRunDirectory(directory);
+  // --dashboard: the run's web page, served from this process for as long as the run lasts. Started before
+  // the run is claimed, so a port that cannot be had stops the command before anything runs; the workbench
+  // it reads the goal from exists once the starter is built.
+  let workbench: Workbench | null = null;
+  const dashboard =
+    options.dashboard === true
+      ? await openDashboard(
+          {
+            workspace,
+            runDir: directory,
+            workbench: () => workbench,
+            config,
+            budgetUsd: options.budget ?? null,
+            ...(options.dashboardPort === undefined ? {} : { port: options.dashboardPort }),
+          },
+          context,
+        ).catch((error: unknown) => {
+          throw new FlowerError(
+            'PORT_UNAVAILABLE',
+            uiText('dashboard.failed', { e: errorMessage(error) }, lang),
+          );
+        })
+      : null;
+  if (dashboard !== null) {
+    for (const line of dashboardLines(dashboard, directory, lang)) renderer.print(line, 'cyan');
+  }
   // Claimed under the lock before anything is changed (`--new` archives): of two starts, one attaches.
   // Claiming writes processes.json, the first file of a new run directory: it must ignore itself first.
-  createRunDirectory(directory);
+  // The lease first: it is what another host sees too (docs/scaling.md).
+  const claim = acquireRunLease(directory, 'go', config.env);
+  if (claim.kind === 'held') {
+    await dashboard?.close();
+    return attachToHolder(claim.holder, directory, startup.renderer, lang);
+  }
   const holder = processes.enter({ go: true });
-  if (holder !== null) return attach(holder, directory, startup.renderer, lang);
+  if (holder !== null) {
+    claim.lease.release();
+    await dashboard?.close();
+    return attach(holder, directory, startup.renderer, lang);
+  }
 
   const starter = buildStarter(request.ask, {
     workspace,
@@ -125,20 +167,27 @@ export async function goCommand(
     }),
     budgetUsd: options.budget ?? null,
     workbench: starter.workbench,
+    lease: claim.lease,
     ...knownGit,
   });
+  workbench = starter.workbench;
   if (starter.amended) {
     const key = options.goal && options.clarifyOnly !== true ? 'wake.amended' : 'wake.amendedNoGoal';
     renderer.print(uiText(key, { text: request.ask }, lang), 'green');
   }
-  return driveWorkflow({
-    workflow: starter.workflow,
-    runtime,
-    startup,
-    context,
-    started,
-    json: options.json === true,
-  });
+  try {
+    const code = await driveWorkflow({
+      workflow: starter.workflow,
+      runtime,
+      startup,
+      context,
+      started,
+      json: options.json === true,
+    });
+    return reportLostLease(claim.lease, io, code);
+  } finally {
+    await dashboard?.close();
+  }
 }
 
 /**

@@ -9,7 +9,10 @@
  *
  * @module
  */
+import { join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load-config.js';
+import { createRunDirectory } from '../../runtime/run-directory.js';
+import { acquireRunLease, attachToHolder, reportLostLease } from '../lease-gate.js';
 import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import type { CommandContext } from '../command-context.js';
 import { driveWorkflow } from '../drive-workflow.js';
@@ -27,12 +30,20 @@ export async function runCommand(
   const started = (context.now ?? Date.now)();
   const startup = await startRunCommand(loadConfig({ env: io.env, cwd: io.cwd }), globals, context);
   const workflow = await loadTarget(target, io.cwd, startup.config.lang);
+  // One driver per workflow and run directory, on this host or another (docs/scaling.md).
+  const runDir = resolve(io.cwd, globals.runDir ?? join(globals.workspace, 'runs'));
+  createRunDirectory(runDir);
+  const claim = acquireRunLease(runDir, `run:${target}`, startup.config.env);
+  if (claim.kind === 'held') {
+    return attachToHolder(claim.holder, runDir, startup.renderer, startup.config.lang);
+  }
   const runtime = commandRuntime(startup.config, globals, context, {
     budgetUsd: options.budget ?? null,
     // The workflow's own workbench wins over -W (docs/workflows.md).
     workbench: workflow.workbench ?? globals.workbench === true,
+    lease: claim.lease,
   });
-  return driveWorkflow({
+  const code = await driveWorkflow({
     workflow,
     runtime,
     startup,
@@ -41,4 +52,5 @@ export async function runCommand(
     json: options.json === true,
     noTtyWarning: 'warn.noTtyRun',
   });
+  return reportLostLease(claim.lease, io, code);
 }

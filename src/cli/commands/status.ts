@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { stepRole } from '../../analyze/step-role.js';
 import { loadConfig } from '../../config/load-config.js';
 import { MANIFEST_FILE } from '../../runtime/manifest.js';
 import { runStatus } from '../../runtime/run-status.js';
@@ -27,8 +28,8 @@ export function statusCommand(
   context: CommandContext,
 ): number {
   const { io } = context;
-  const { workspace, runDir } = locate(dir, globals, io.cwd);
-  const status = runStatus(workspace, runDir);
+  const { workspace, runDir } = locateRun(dir, globals, io.cwd);
+  const status = runStatus(workspace, runDir, { roleOf: stepRole });
   if (options.json === true) {
     io.stdout.write(`${JSON.stringify(status)}\n`);
     return status.found ? 0 : 1;
@@ -60,11 +61,11 @@ function fitToTerminal(lines: readonly string[], stream: OutputStream): string[]
 }
 
 /**
- * The workspace and run directory `status` looks at. A `dir` that is itself a run directory (it holds a
+ * The workspace and run directory `status` (and `dashboard`) looks at. A `dir` that is itself a run directory (it holds a
  * manifest but no `runs/` of its own) is taken as one, with its parent as the workspace, so both
  * `flower status ~/app` and `flower status ~/app/runs` work.
  */
-function locate(
+export function locateRun(
   dir: string | undefined,
   globals: GlobalOptions,
   cwd: string,

@@ -1,0 +1,55 @@
+/**
+ * Taking a run's lease before a command drives it (docs/scaling.md): the lease row in the run directory's
+ * `sessions.db`, named by what is driven (`go`, or `run:<target>`). Held by a live other process, the
+ * command only shows where the run stands and how to ask it something, and runs nothing.
+ *
+ * @module
+ */
+import { leaseSettings } from '../config/lease-settings.js';
+import type { FlowerConfig } from '../config/load-config.js';
+import type { Lang } from '../config/ui-text.js';
+import type { TerminalRenderer } from '../render/terminal-renderer.js';
+import { readManifest } from '../runtime/manifest.js';
+import {
+  leaseLostText,
+  RunLease,
+  sqliteLeaseStore,
+  type LeaseClaim,
+  type LeaseHolder,
+} from '../runtime/run-lease.js';
+import { attachLines } from './attach-lines.js';
+
+/** Takes the lease of `run` in `runDir` (which must exist) with the settings of `env`. */
+export function acquireRunLease(runDir: string, run: string, env: FlowerConfig['env']): LeaseClaim {
+  return RunLease.acquire(sqliteLeaseStore(runDir), run, leaseSettings(env));
+}
+
+/**
+ * Prints that the run is live elsewhere, where it stands and how to ask it something. Exit code 0: nothing
+ * failed, this flower just has nothing to do.
+ */
+export function attachToHolder(
+  holder: LeaseHolder,
+  runDir: string,
+  renderer: TerminalRenderer,
+  lang: Lang,
+): number {
+  const shown = { pid: holder.pid, host: holder.host, since: Math.floor(holder.since / 1000) };
+  for (const line of attachLines(shown, readManifest(runDir), lang)) renderer.print(line);
+  renderer.close();
+  return 0;
+}
+
+/**
+ * After the run: when the lease was lost on the way, says so on stderr (the step's own failure line does
+ * not say why it was cut) and makes the exit code 1.
+ */
+export function reportLostLease(
+  lease: RunLease,
+  io: { stderr: { write(text: string): unknown } },
+  code: number,
+): number {
+  if (lease.lostTo === null) return code;
+  io.stderr.write(`${leaseLostText(lease.lostTo)}\n`);
+  return code === 0 ? 1 : code;
+}
