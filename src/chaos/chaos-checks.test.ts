@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { fakeRequest, type FakeRequest } from '../testing/request-matching.js';
-import { finalFiles, noApiErrorFedBack, noRepeatedEffect, sameFiles } from './chaos-checks.js';
+import { usageCost } from '../runtime/price-table.js';
+import {
+  costMatches,
+  finalFiles,
+  noApiErrorFedBack,
+  noQuestionRepeated,
+  noRepeatedEffect,
+  questionsAsked,
+  sameFiles,
+} from './chaos-checks.js';
 
 const request = (messages: unknown[]): FakeRequest =>
   fakeRequest({ method: 'POST', url: '/v1/messages', headers: {}, body: { messages } });
@@ -75,5 +84,51 @@ describe('finalFiles and sameFiles', () => {
     writeFileSync(join(dir, 'wc.js'), 'two');
     writeFileSync(join(dir, 'README.md'), 'extra');
     expect(sameFiles(clean, finalFiles(dir))).toBe('final files: extra README.md; differs wc.js');
+  });
+});
+
+describe('questions and cost', () => {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const path of made.splice(0)) rmSync(path, { recursive: true, force: true });
+  });
+  const folder = (): string => {
+    const path = mkdtempSync(join(tmpdir(), 'flower-chaos-checks-'));
+    made.push(path);
+    return path;
+  };
+
+  test('counts the questions of a Q&A log, and fails a run that asked more than the clean run', () => {
+    const path = join(folder(), 'qa-log.md');
+    expect(questionsAsked(path)).toBe(0);
+    writeFileSync(
+      path,
+      '# Q&A log\n\n- **Q** (q1) Which?\n  - **A** [timeout] Decide.\n- **Human said** (m2) hi\n- **Q** (q3) Again?\n  - **A** [answered] yes\n',
+    );
+    expect(questionsAsked(path)).toBe(2);
+    expect(noQuestionRepeated(2, 2)).toBeNull();
+    expect(noQuestionRepeated(1, 2)).toBe('questions to the person: 2 in the Q&A log, the clean run asked 1');
+  });
+
+  test("holds when the manifest's cost is the served usage's at list price, and says both figures when not", () => {
+    const runDir = folder();
+    const usage = {
+      input_tokens: 420,
+      output_tokens: 160,
+      cache_read_input_tokens: 20_000,
+      cache_creation_input_tokens: 0,
+    };
+    const served = [
+      { id: 'msg_1', model: 'claude-opus-4-5', usage },
+      { id: 'msg_2', model: 'claude-opus-4-5', usage },
+    ];
+    const one = usageCost('claude-opus-4-5', usage);
+    const row = (step: string, cost: number): Record<string, unknown> => ({ step, ok: true, cost_usd: cost });
+    writeFileSync(join(runDir, 'manifest.json'), JSON.stringify([row('a', one), row('b', one)]));
+    expect(costMatches(runDir, served)).toBeNull();
+    writeFileSync(join(runDir, 'manifest.json'), JSON.stringify([row('a', one)]));
+    expect(costMatches(runDir, served)).toBe(
+      `manifest cost $${one.toFixed(6)} is not the served usage's $${(2 * one).toFixed(6)}`,
+    );
   });
 });

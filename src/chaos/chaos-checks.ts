@@ -9,6 +9,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isRecord } from '../internal/is-record.js';
 import { readManifest } from '../runtime/manifest.js';
+import { usageCost } from '../runtime/price-table.js';
+import type { ServedMessage } from '../testing/fake-anthropic-server.js';
 import { openSqlite } from '../session/sqlite-driver.js';
 import { messagesOf, type FakeRequest } from '../testing/request-matching.js';
 
@@ -95,6 +97,21 @@ export function noRepeatedEffect(
   return repeated.length === 0 ? null : `tool effect repeated: ${repeated.join(', ')}`;
 }
 
+/** How many questions the Q&A log at `path` records (0 when there is none). */
+export function questionsAsked(path: string): number {
+  if (!existsSync(path)) return 0;
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => /^- \*\*Q\*\* \(q\d+\) /.test(line)).length;
+}
+
+/** Null when the person was asked as many questions as in the clean run (none asked twice). */
+export function noQuestionRepeated(expected: number, actual: number): string | null {
+  return actual === expected
+    ? null
+    : `questions to the person: ${actual} in the Q&A log, the clean run asked ${expected}`;
+}
+
 /** Phrases of API failures that must never reach the model as conversation text. */
 const API_ERROR_TEXT =
   /API Error|overloaded_error|rate_limit_error|authentication_error|invalid_api_key|"type":"api_error"|Connection error|Request timed out/;
@@ -110,7 +127,9 @@ export function noApiErrorFedBack(requests: readonly FakeRequest[]): string | nu
 
 /**
  * Null when every tool call the model was shown (any `tool_use` id in any request received) is in the
- * session store after the rerun: a call the client sent back is one the store must keep.
+ * session store after the rerun: a call the client sent back is one the store must keep — in a stored
+ * transcript, or in the tool journal beside them (`tool_calls`), from which every load puts a call the
+ * transcript lost back in its place.
  */
 export function noEntryLost(requests: readonly FakeRequest[], runDir: string): string | null {
   const ids = new Set<string>();
@@ -128,7 +147,16 @@ export function noEntryLost(requests: readonly FakeRequest[], runDir: string): s
       .all()
       .map((row) => (row as { payload: string }).payload)
       .join('\n');
-    const lost = [...ids].filter((id) => !payloads.includes(`"${id}"`));
+    const journalled = new Set(
+      connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'tool_calls'").all()
+        .length === 0
+        ? []
+        : connection
+            .prepare('SELECT tool_use_id FROM tool_calls')
+            .all()
+            .map((row) => (row as { tool_use_id: string }).tool_use_id),
+    );
+    const lost = [...ids].filter((id) => !payloads.includes(`"${id}"`) && !journalled.has(id));
     return lost.length === 0 ? null : `transcript entries lost: ${lost.join(', ')}`;
   } finally {
     connection.close();
@@ -150,6 +178,31 @@ export function manifestValid(runDir: string, steps: readonly string[]): string 
   return badCost.length === 0
     ? null
     : `manifest: invalid cost on ${badCost.map((row) => row.step).join(', ')}`;
+}
+
+/** Dollars of the whole manifest: every row of every run. */
+export function manifestCost(runDir: string): number {
+  return readManifest(runDir).reduce(
+    (sum, row) => sum + (Number.isFinite(row.cost_usd) ? row.cost_usd : 0),
+    0,
+  );
+}
+
+/** Dollars of what the fake served, at flower's list prices. */
+export function servedCost(served: readonly ServedMessage[]): number {
+  return served.reduce((sum, message) => sum + usageCost(message.model, message.usage), 0);
+}
+
+/**
+ * Null when the manifest's cost is the cost of the usage the fake served (to a millionth of a dollar, the
+ * rounding of summed floating-point prices): nothing billed was left out, nothing counted twice.
+ */
+export function costMatches(runDir: string, served: readonly ServedMessage[]): string | null {
+  const recorded = manifestCost(runDir);
+  const billed = servedCost(served);
+  return Math.abs(recorded - billed) < 1e-6
+    ? null
+    : `manifest cost $${recorded.toFixed(6)} is not the served usage's $${billed.toFixed(6)}`;
 }
 
 /** The steps of the manifest, in order, once each. */

@@ -23,6 +23,12 @@ export interface ChaosScenario {
    * person — so completing one twice is a repeated effect. A look (`ls`, a read) redone after a crash is not.
    */
   effects: readonly string[];
+  /**
+   * The Q&A log (relative to the workspace) where each question put to the person is recorded once it is
+   * settled: asking is the one effect the requests cannot show, since a question settled by an earlier
+   * process is answered again from this log without asking (decisions.md D334). Null: none.
+   */
+  questionLog: string | null;
 }
 
 /**
@@ -36,7 +42,6 @@ export const DEMO_CHAOS_SCENARIO: ChaosScenario = {
   args: (workspace) => ['-w', workspace, 'go', DEMO_REQUEST, '--timeout', '0'],
   env: { FLOWER_WINDOW: String(DEMO_WINDOW) },
   effects: [
-    DEMO_TOOL_IDS.ask,
     DEMO_TOOL_IDS.round1Dispatch,
     DEMO_TOOL_IDS.successorDispatch,
     DEMO_TOOL_IDS.writeProgram,
@@ -44,4 +49,5 @@ export const DEMO_CHAOS_SCENARIO: ChaosScenario = {
     DEMO_TOOL_IDS.runTest,
     DEMO_TOOL_IDS.writeReadme,
   ],
+  questionLog: '.flower/notes/qa-log.md',
 };

@@ -10,15 +10,18 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeAnthropicServer } from '../testing/fake-anthropic-server.js';
+import { FakeAnthropicServer, type ServedMessage } from '../testing/fake-anthropic-server.js';
 import type { FakeRequest } from '../testing/request-matching.js';
 import {
   finalFiles,
   manifestSteps,
+  costMatches,
   manifestValid,
   noApiErrorFedBack,
   noEntryLost,
+  noQuestionRepeated,
   noRepeatedEffect,
+  questionsAsked,
   sameFiles,
 } from './chaos-checks.js';
 import { faultResponse, REFUSE_SECONDS, type ChaosFault } from './chaos-fault.js';
@@ -148,7 +151,14 @@ async function runCase(
   options: ChaosOptions,
   fault: ChaosFault | null,
   boundary: number,
-): Promise<{ folder: ChaosFolder; requests: FakeRequest[]; first: Exit; rerun: Exit | null; ms: number }> {
+): Promise<{
+  folder: ChaosFolder;
+  requests: FakeRequest[];
+  served: ServedMessage[];
+  first: Exit;
+  rerun: Exit | null;
+  ms: number;
+}> {
   const started = Date.now();
   const folder = makeFolder(options.parent);
   const script = options.scenario.script();
@@ -195,6 +205,7 @@ async function runCase(
     return {
       folder,
       requests: requests.filter((request) => request.path === MESSAGES_PATH),
+      served: [...server.served],
       first,
       rerun,
       ms: Date.now() - started,
@@ -229,14 +240,25 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const runDir = (folder: ChaosFolder): string => join(folder.workspace, 'runs');
   const expectedFiles = finalFiles(clean.folder.workspace);
   const steps = manifestSteps(runDir(clean.folder));
-  const check = (folder: ChaosFolder, requests: FakeRequest[], last: Exit): string | null =>
+  const questionLog = options.scenario.questionLog;
+  const questions = (folder: ChaosFolder): number =>
+    questionLog === null ? 0 : questionsAsked(join(folder.workspace, questionLog));
+  const expectedQuestions = questions(clean.folder);
+  const check = (
+    folder: ChaosFolder,
+    requests: FakeRequest[],
+    served: readonly ServedMessage[],
+    last: Exit,
+  ): string | null =>
     (last.code === 0 ? null : `not finished: ${exitText(last)}: ${lastLine(last.output)}`) ??
     sameFiles(expectedFiles, finalFiles(folder.workspace)) ??
     noRepeatedEffect(requests, options.scenario.effects) ??
+    noQuestionRepeated(expectedQuestions, questions(folder)) ??
     noEntryLost(requests, runDir(folder)) ??
     noApiErrorFedBack(requests) ??
-    manifestValid(runDir(folder), steps);
-  report.cleanFailure = check(clean.folder, clean.requests, clean.first);
+    manifestValid(runDir(folder), steps) ??
+    costMatches(runDir(folder), served);
+  report.cleanFailure = check(clean.folder, clean.requests, clean.served, clean.first);
   rmSync(clean.folder.root, { recursive: true, force: true });
   if (report.cleanFailure !== null) return report;
 
@@ -250,7 +272,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     while (next < cases.length) {
       const [boundary, fault] = cases[next++] as [number, ChaosFault];
       const run = await runCase(options, fault, boundary);
-      const failure = check(run.folder, run.requests, run.rerun ?? run.first);
+      const failure = check(run.folder, run.requests, run.served, run.rerun ?? run.first);
       const outcome: ChaosOutcome = {
         boundary,
         fault,
