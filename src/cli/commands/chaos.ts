@@ -78,6 +78,7 @@ export function jsonReport(report: ChaosReport): Record<string, unknown> {
       passed: outcome.passed,
       reason: outcome.reason,
       ms: outcome.ms,
+      cost: outcome.cost,
       ...(outcome.kept === undefined ? {} : { kept: outcome.kept }),
     })),
   };
@@ -91,7 +92,7 @@ export function tableText(report: ChaosReport): string {
   const lines = [`boundary  fault    result  reason`];
   for (const outcome of report.cases) {
     lines.push(
-      `${String(outcome.boundary).padStart(8)}  ${outcome.fault.padEnd(7)}  ${outcome.passed ? 'pass' : 'FAIL'}    ${outcome.reason}${outcome.kept === undefined ? '' : ` (kept: ${outcome.kept})`}`,
+      `${String(outcome.boundary).padStart(8)}  ${outcome.fault.padEnd(7)}  ${outcome.passed ? 'pass' : 'FAIL'}    ${outcome.reason}${outcome.cost === null ? '' : ` (cost: ${outcome.cost})`}${outcome.kept === undefined ? '' : ` (kept: ${outcome.kept})`}`,
     );
   }
   const passed = report.cases.filter((outcome) => outcome.passed).length;
