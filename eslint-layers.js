@@ -21,6 +21,9 @@ export const LAYERS = [
   'dashboard',
   'testing',
   'demo',
+  // flower chaos's engine: drives the demo's scripted model on the fake API (testing, demo) and spawns the
+  // built CLI as a child process, so it sits above both and below the command that prints its table.
+  'chaos',
   'cli',
 ];
 

@@ -13,6 +13,7 @@ const handlers: CommandHandlers = {
   status: idle,
   verify: idle,
   analyze: idle,
+  chaos: idle,
   dashboard: idle,
   exportRun: idle,
   importRun: idle,
@@ -47,6 +48,7 @@ describe('rewriteSetsOf', () => {
     expect([...sets.subcommands].sort()).toEqual([
       'analyze',
       'ask',
+      'chaos',
       'completion',
       'dashboard',
       'demo',

@@ -106,6 +106,17 @@ const ZH_HELP: Readonly<Record<string, string>> = {
   'print the figures as one JSON object (schema flower-analyze/1, docs/analyze.md)':
     '把数字输出为一个 JSON 对象(模式 flower-analyze/1,见 docs/analyze.md)',
   'also write a self-contained HTML report with charts to <file>': '另外把带图表的独立 HTML 报告写到 <file>',
+  'Fault a scripted run at every message boundary, rerun it, check nothing was lost or repeated':
+    '在每个消息边界给脚本化运行注入故障,重新运行,检查没有丢失也没有重复',
+  'the scenario to fault (only "demo" today: the go path of `flower demo`)':
+    '要注入故障的场景(目前只有 "demo":`flower demo` 的 go 流程)',
+  'comma-separated faults: sigkill,cut,401,429,529,500,refuse,stall (default: all)':
+    '逗号分隔的故障:sigkill,cut,401,429,529,500,refuse,stall(默认:全部)',
+  'only these message boundaries, e.g. 1,5,9 (default: all)': '只在这些消息边界,例如 1,5,9(默认:全部)',
+  'cases run at the same time': '同时运行的用例数',
+  "keep each failed case's folder, with the requests the fake received":
+    '保留每个失败用例的文件夹,以及假 API 收到的请求',
+  'print the report as one JSON object': '把报告输出为一个 JSON 对象',
   'Pack the run of a folder (transcripts, manifest, lineage, notes, workbench) into one .tar.gz':
     '把某个目录的运行(对话记录、清单、谱系、笔记、工作台)打包成一个 .tar.gz',
   'the .tar.gz to write (must not exist)': '要写出的 .tar.gz(不能已存在)',

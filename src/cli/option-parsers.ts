@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidArgumentError } from '@commander-js/extra-typings';
+import { CHAOS_FAULTS, isChaosFault, type ChaosFault } from '../chaos/chaos-fault.js';
 
 /** A dollar amount greater than zero (`-b/--budget`). */
 export function parseBudget(value: string): number {
@@ -48,6 +49,28 @@ export function parseTimeout(value: string): number | null {
     throw new InvalidArgumentError('Give seconds (0 = decide without asking) or "never".');
   }
   return number;
+}
+
+/** `--faults sigkill,429`: known fault names, at least one. */
+export function parseFaultList(value: string): ChaosFault[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = names.filter((name) => !isChaosFault(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(`Name faults from ${CHAOS_FAULTS.join(', ')}, e.g. --faults sigkill,429.`);
+  }
+  return [...new Set(names)] as ChaosFault[];
+}
+
+/** `--boundaries 1,5,9`: message boundaries, whole numbers from 1. */
+export function parseBoundaryList(value: string): number[] {
+  const numbers = value.split(',').map((part) => Number(part.trim()));
+  if (numbers.length === 0 || numbers.some((number) => !Number.isInteger(number) || number < 1)) {
+    throw new InvalidArgumentError('Give boundary numbers from 1, comma-separated, e.g. --boundaries 1,5,9.');
+  }
+  return [...new Set(numbers)];
 }
 
 /** A TCP port for `--port`: 0 (any free port) to 65535. */

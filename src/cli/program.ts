@@ -14,7 +14,16 @@ import {
 } from '@commander-js/extra-typings';
 import { VERSION } from '../config/package-info.js';
 import { DEFAULT_HELP, helpConfiguration, translateHelp, type HelpContext } from './help-text.js';
-import { parseBudget, parsePort, parseTimeout, parseToolList, wholeNumberAtLeast } from './option-parsers.js';
+import {
+  parseBoundaryList,
+  parseBudget,
+  parseFaultList,
+  parsePort,
+  parseTimeout,
+  parseToolList,
+  wholeNumberAtLeast,
+} from './option-parsers.js';
+import { CHAOS_FAULTS } from '../chaos/chaos-fault.js';
 import type { CompletionShell } from './shell-completion.js';
 
 /** The help text of `--json` (`once`, `run`, `go`). */
@@ -48,6 +57,8 @@ export type VerifyOptions = ReturnType<ReturnType<typeof declareVerify>['opts']>
 export type DoctorOptions = ReturnType<ReturnType<typeof declareDoctor>['opts']>;
 /** `analyze` options, as parsed (inferred from {@link declareAnalyze}). */
 export type AnalyzeOptions = ReturnType<ReturnType<typeof declareAnalyze>['opts']>;
+/** `chaos` options, as parsed (inferred from {@link declareChaos}). */
+export type ChaosOptions = ReturnType<ReturnType<typeof declareChaos>['opts']>;
 /** `dashboard` options, as parsed (inferred from {@link declareDashboard}). */
 export type DashboardOptions = ReturnType<ReturnType<typeof declareDashboard>['opts']>;
 /** `export` options, as parsed (inferred from {@link declareExport}). */
@@ -68,6 +79,8 @@ export interface CommandHandlers {
   verify(dir: string | undefined, options: VerifyOptions, globals: GlobalOptions): Promise<number>;
   /** `flower analyze [runDir]`: the run's figures, read-only (docs/analyze.md). */
   analyze(runDir: string | undefined, options: AnalyzeOptions, globals: GlobalOptions): Promise<number>;
+  /** `flower chaos`: a scenario faulted at every message boundary, rerun and checked (docs/reliability.md). */
+  chaos(options: ChaosOptions, globals: GlobalOptions): Promise<number>;
   /** `flower dashboard [runDir]`: the run's web page on 127.0.0.1 until Ctrl-C. */
   dashboard(dir: string | undefined, options: DashboardOptions, globals: GlobalOptions): Promise<number>;
   /** `flower export [dir] -o FILE`: the run as one `.tar.gz` (docs/scaling.md). */
@@ -175,6 +188,10 @@ export function createProgram(
 
   declareAnalyze(program.command('analyze')).action(async (runDir, options) => {
     exitCode = await handlers.analyze(runDir, options, globals());
+  });
+
+  declareChaos(program.command('chaos')).action(async (options) => {
+    exitCode = await handlers.chaos(options, globals());
   });
 
   declareDashboard(program.command('dashboard')).action(async (dir, options) => {
@@ -338,6 +355,37 @@ function declareStatus<Globals extends OptionValues>(command: NewSubcommand<Glob
     )
     .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
     .option('--json', 'print it as one JSON object');
+}
+
+/** Declares `chaos`'s options; {@link ChaosOptions} is inferred from here. */
+function declareChaos<Globals extends OptionValues>(command: NewSubcommand<Globals>) {
+  return command
+    .description(
+      'Fault a scripted run at every message boundary, rerun it, check nothing was lost or repeated',
+    )
+    .option(
+      '--scenario <name>',
+      'the scenario to fault (only "demo" today: the go path of `flower demo`)',
+      'demo',
+    )
+    .option(
+      '--faults <list>',
+      `comma-separated faults: ${CHAOS_FAULTS.join(',')} (default: all)`,
+      parseFaultList,
+    )
+    .option(
+      '--boundaries <list>',
+      'only these message boundaries, e.g. 1,5,9 (default: all)',
+      parseBoundaryList,
+    )
+    .option(
+      '--parallel <n>',
+      'cases run at the same time',
+      wholeNumberAtLeast(1, 'Give a whole number of cases, 1 or more.'),
+      1,
+    )
+    .option('--keep', "keep each failed case's folder, with the requests the fake received")
+    .option('--json', 'print the report as one JSON object');
 }
 
 /** Declares `doctor`'s argument and options; {@link DoctorOptions} is inferred from here. */

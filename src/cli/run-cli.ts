@@ -70,6 +70,10 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       const { analyzeCommand } = await import('./commands/analyze.js');
       return analyzeCommand(runDir, options, globals, context);
     },
+    chaos: async (options, globals) => {
+      const { chaosCommand } = await import('./commands/chaos.js');
+      return chaosCommand(options, globals, context);
+    },
     dashboard: async (dir, options, globals) => {
       const { dashboardCommand } = await import('./commands/dashboard.js');
       return dashboardCommand(dir, options, globals, context);

@@ -18,6 +18,7 @@ const handlers: CommandHandlers = {
   status: idle,
   verify: idle,
   analyze: idle,
+  chaos: idle,
   dashboard: idle,
   exportRun: idle,
   importRun: idle,

@@ -23,6 +23,8 @@ export interface Conversation {
   lastUser: string;
   /** The tool results sent since the model last spoke. */
   results: SeenResult[];
+  /** Every tool result of the conversation, oldest first: what a resumed model reads back over. */
+  allResults: SeenResult[];
 }
 
 /** The system prompt's text, whether sent as a string or as blocks. */
@@ -49,9 +51,8 @@ export function readConversation(body: unknown): Conversation {
   const last = users.at(-1)?.['content'];
   // Every user message after the last assistant message: parallel tool calls may come back one per message.
   const answering = messages.slice(lastIndexOf(messages, 'assistant') + 1);
-  const blocks = answering.flatMap((entry) =>
-    Array.isArray(entry['content']) ? entry['content'].filter(isRecord) : [],
-  );
+  const blocksOf = (entries: readonly Record<string, unknown>[]): Record<string, unknown>[] =>
+    entries.flatMap((entry) => (Array.isArray(entry['content']) ? entry['content'].filter(isRecord) : []));
   const lastTexts =
     typeof last === 'string'
       ? [last]
@@ -62,14 +63,19 @@ export function readConversation(body: unknown): Conversation {
   return {
     firstUser: textOf(users[0]?.['content']),
     lastUser: lastTexts.join('\n'),
-    results: blocks
-      .filter((block) => block['type'] === 'tool_result' && typeof block['tool_use_id'] === 'string')
-      .map((block) => ({
-        id: block['tool_use_id'] as string,
-        text: textOf(block['content']),
-        isError: block['is_error'] === true,
-      })),
+    results: toolResults(blocksOf(answering)),
+    allResults: toolResults(blocksOf(users)),
   };
+}
+
+function toolResults(blocks: readonly Record<string, unknown>[]): SeenResult[] {
+  return blocks
+    .filter((block) => block['type'] === 'tool_result' && typeof block['tool_use_id'] === 'string')
+    .map((block) => ({
+      id: block['tool_use_id'] as string,
+      text: textOf(block['content']),
+      isError: block['is_error'] === true,
+    }));
 }
 
 function lastIndexOf(messages: readonly Record<string, unknown>[], role: string): number {

@@ -173,6 +173,10 @@ export function round1Report(log: string | null): string {
   return `wc.js and wc.test.js are in place and the worker reports all 150 generated cases passing.${where}`;
 }
 
+/** The round-1 report of a coordinator that lost its worker's report when flower stopped, and looked. */
+export const ROUND1_RECHECKED =
+  "wc.js and wc.test.js are in place; the worker's report was lost when flower stopped, so the judge should run the tests.";
+
 /** The coordinator's first words in round 2, after the judge's feedback. */
 export const ROUND2_LOOK = 'The judge wants a README with usage. A quick look at the workspace first.';
 

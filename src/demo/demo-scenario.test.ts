@@ -214,6 +214,40 @@ describe('demoTurn', () => {
     expect(toolCalls(report)).toEqual([]);
   });
 
+  test('resumed after flower stopped, the coordinator reads back before dispatching again', () => {
+    const opening = [user('Do it per this brief.\n\n## Goal\nA word counter.')];
+    const look = demoTurn(request(rules.coordinator, opening));
+    const afterLook = [...opening, said(look), result(idOf(look), 'runs')];
+    const dispatch = demoTurn(request(rules.coordinator, afterLook));
+    const wake = user('Continue where you stopped.');
+    const resumed = (answer: Message): Message[] => [
+      ...afterLook,
+      said(dispatch),
+      answer,
+      { role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }] },
+      wake,
+    ];
+    // The worker's report is above: report it, do not dispatch again.
+    const reported = resumed(
+      result(idOf(dispatch), 'the full log is in .flower/spill/b4105ece487759e2.txt.'),
+    );
+    expect(demoTurn(request(rules.coordinator, reported))?.move).toBe('round1.report');
+    // Only the journal's "may have completed": look, and report when the worker's files are there.
+    const unsure = resumed(
+      result(
+        idOf(dispatch),
+        '[This call was started before flower stopped and may have completed; its result was lost.]',
+        true,
+      ),
+    );
+    const check = demoTurn(request(rules.coordinator, unsure));
+    expect(check?.move).toBe('round1.look');
+    const seen = (listing: string): DemoTurn | null =>
+      demoTurn(request(rules.coordinator, [...unsure, said(check), result(idOf(check), listing)]));
+    expect(seen('runs\nwc.js\nwc.test.js')?.move).toBe('round1.report');
+    expect(seen('runs')?.move).toBe('round1.dispatch');
+  });
+
   test('has the worker write the program and its test, run the test, and report in four parts', () => {
     const opening = [user(CODE_TASK)];
     const write = demoTurn(request('Implement what the task brief asks.', opening, 'a51b'));

@@ -35,6 +35,7 @@ import {
   README_TASK,
   readmeReport,
   ROUND1_LOOK,
+  ROUND1_RECHECKED,
   round1Report,
   ROUND2_AFTER_LOOK,
   ROUND2_LOOK,
@@ -76,6 +77,7 @@ export const DEMO_TOOL_IDS = {
   round1Dispatch: 'toolu_demo_round1_dispatch',
   round2Look: 'toolu_demo_round2_look',
   successorDispatch: 'toolu_demo_successor_dispatch',
+  successorLook: 'toolu_demo_successor_look',
   writeProgram: 'toolu_demo_code_write_program',
   writeTest: 'toolu_demo_code_write_test',
   runTest: 'toolu_demo_code_run_test',
@@ -107,6 +109,7 @@ export type DemoMove =
   | 'round2.afterLook'
   | 'handoff.write'
   | 'successor.dispatch'
+  | 'successor.look'
   | 'successor.report'
   | 'code.write'
   | 'code.run'
@@ -235,10 +238,26 @@ function coordinatorTurn(conversation: Conversation, turnNumber: number): DemoTu
   if (conversation.lastUser.includes(DEMO_MARKERS.handoff)) {
     return turn('handoff.write', [text(HANDOFF_REPLY)], context(CROSSING_CONTEXT + 1_600, 0));
   }
-  const dispatched = result(conversation, DEMO_TOOL_IDS.successorDispatch);
+  // A resumed session reads back over what it did: a dispatch whose report is above is not made again.
+  const dispatched =
+    result(conversation, DEMO_TOOL_IDS.successorDispatch) ??
+    reported(conversation, DEMO_TOOL_IDS.successorDispatch);
   if (dispatched !== undefined)
     return turn('successor.report', [text(ROUND2_REPORT)], context(26_900, turnNumber));
   if (conversation.firstUser.includes(DEMO_MARKERS.successor)) {
+    // Resumed after flower stopped with its dispatch unaccounted for: look before dispatching again.
+    if (unaccounted(conversation, DEMO_TOOL_IDS.successorDispatch)) {
+      const looked = result(conversation, DEMO_TOOL_IDS.successorLook);
+      if (looked === undefined) {
+        return turn(
+          'successor.look',
+          [glance(callId(DEMO_TOOL_IDS.successorLook, turnNumber))],
+          context(24_300, turnNumber),
+        );
+      }
+      if (listed(looked.text, 'README.md'))
+        return turn('successor.report', [text(ROUND2_REPORT)], context(26_900, turnNumber));
+    }
     return turn(
       'successor.dispatch',
       [
@@ -264,11 +283,22 @@ function coordinatorTurn(conversation: Conversation, turnNumber: number): DemoTu
       context(CROSSING_CONTEXT, 0),
     );
   }
-  const reported = result(conversation, DEMO_TOOL_IDS.round1Dispatch);
-  if (reported !== undefined) {
-    return turn('round1.report', [text(round1Report(spillPath(reported.text)))], context(25_100, turnNumber));
+  const report =
+    result(conversation, DEMO_TOOL_IDS.round1Dispatch) ??
+    reported(conversation, DEMO_TOOL_IDS.round1Dispatch);
+  if (report !== undefined) {
+    return turn('round1.report', [text(round1Report(spillPath(report.text)))], context(25_100, turnNumber));
   }
-  if (result(conversation, DEMO_TOOL_IDS.round1Look) !== undefined) {
+  const looked = result(conversation, DEMO_TOOL_IDS.round1Look);
+  if (looked !== undefined) {
+    // Resumed after flower stopped with the dispatch unaccounted for, and the worker's files are there.
+    if (
+      unaccounted(conversation, DEMO_TOOL_IDS.round1Dispatch) &&
+      listed(looked.text, 'wc.js') &&
+      listed(looked.text, 'wc.test.js')
+    ) {
+      return turn('round1.report', [text(ROUND1_RECHECKED)], context(25_100, turnNumber));
+    }
     return turn(
       'round1.dispatch',
       [
@@ -391,6 +421,34 @@ function dispatch(prompt: string, description: string, id: string): ContentBlock
  */
 function callId(base: string, turnNumber: number): string {
   return `${base}__${turnNumber}`;
+}
+
+/**
+ * What a careful model makes of flower's tool journal: a call of `base` answered only by "was started before
+ * flower stopped and may have completed" (and never with a real result) may have had its effect, so it looks
+ * before doing it again.
+ */
+function unaccounted(conversation: Conversation, base: string): boolean {
+  const mine = conversation.allResults.filter((seen) => seen.id.startsWith(`${base}__`));
+  return (
+    mine.some((seen) => seen.text.includes(JOURNALLED_PHRASE)) &&
+    !mine.some((seen) => !seen.isError && !seen.text.includes(JOURNALLED_PHRASE))
+  );
+}
+
+/** The real result of a call of `base` anywhere in the conversation (not the journal's "may have completed"). */
+function reported(conversation: Conversation, base: string): SeenResult | undefined {
+  return conversation.allResults.find(
+    (seen) => seen.id.startsWith(`${base}__`) && !seen.isError && !seen.text.includes(JOURNALLED_PHRASE),
+  );
+}
+
+/** A phrase of the journal's answer to a call whose result was lost (`PLACEHOLDER_TEXT.journalled`). */
+const JOURNALLED_PHRASE = 'may have completed';
+
+/** True when a listing (`ls`, one name a line) shows `name`. */
+function listed(listing: string, name: string): boolean {
+  return listing.split('\n').some((line) => line.trim() === name);
 }
 
 function result(conversation: Conversation, base: string): SeenResult | undefined {

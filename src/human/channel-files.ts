@@ -40,6 +40,61 @@ export function askLogLines(ask: Ask): string[] {
   return lines;
 }
 
+/** A question an earlier process settled, as its Q&A log entry keeps it. */
+export interface RecordedAnswer {
+  /** The entry's question and options lines, its id left out: {@link recordedKey} of the ask. */
+  key: string;
+  state: 'answered' | 'timeout' | 'declined';
+  answer: string;
+}
+
+/** The lines that identify a question in the log (question and options), without its id. */
+export function recordedKey(ask: Pick<Ask, 'question' | 'options'>): string {
+  return askLogLines({ id: '', askedAt: 0, state: 'asked', answer: '', ...ask })
+    .slice(0, -1)
+    .join('\n')
+    .replace(/^- \*\*Q\*\* \(\) /, '');
+}
+
+/**
+ * The questions the Q&A log at `path` holds as answered, timed out or declined, oldest first; [] when it
+ * cannot be read. A question whose entry is not in the format {@link askLogLines} writes is skipped.
+ */
+export function recordedAnswers(path: string): RecordedAnswer[] {
+  let lines: string[];
+  try {
+    lines = readFileSync(path, 'utf8').split('\n');
+  } catch {
+    return [];
+  }
+  const found: RecordedAnswer[] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    const head = /^- \*\*Q\*\* \(q\d+\) /.exec(lines[index] ?? '');
+    if (head === null) continue;
+    const asked = [(lines[index] ?? '').slice(head[0].length)];
+    let cursor = index + 1;
+    while (cursor < lines.length && !(lines[cursor] ?? '').startsWith('  - **A** [')) {
+      if (!(lines[cursor] ?? '').startsWith('  ')) break;
+      asked.push(lines[cursor] ?? '');
+      cursor += 1;
+    }
+    const answerLine = /^ {2}- \*\*A\*\* \[(answered|timeout|declined)\] (.*)$/.exec(lines[cursor] ?? '');
+    if (answerLine === null) continue;
+    const answer = [answerLine[2] ?? ''];
+    while ((lines[cursor + 1] ?? '').startsWith('    ')) {
+      cursor += 1;
+      answer.push((lines[cursor] ?? '').slice(4));
+    }
+    found.push({
+      key: asked.join('\n'),
+      state: answerLine[1] as RecordedAnswer['state'],
+      answer: answer.join('\n'),
+    });
+    index = cursor;
+  }
+  return found;
+}
+
 /** The Q&A log line of one delivered message. */
 export function mailLogLines(mail: Mail): string[] {
   return [`- **Human said** (${mail.id}) ${itemText(mail.text, '  ')}`];

@@ -213,6 +213,26 @@ describe('HumanChannel', () => {
     expect(log.match(/# Q&A log/g)).toHaveLength(1);
   });
 
+  test('answers a question an earlier process settled from the Q&A log, without asking or logging it again', async () => {
+    const logPath = join(dir, 'notes', 'qa-log.md');
+    const killed = channel({ logPath });
+    const first = killed.ask('Which colour?\nPick one.', { options: ['red', 'blue'] });
+    killed.answer('q1', 'blue,\nthe dark one');
+    await first;
+    const before = readFileSync(logPath, 'utf8');
+    events = [];
+    const rerun = channel({ logPath, maxAsks: 0 });
+    const again = await rerun.ask('Which colour?\nPick one.', { options: ['red', 'blue'] });
+    expect(again).toMatchObject({ state: 'answered', answer: 'blue,\nthe dark one' });
+    // Not asked: no event, not queued, not counted against the quota, not logged a second time.
+    expect(events).toEqual([]);
+    expect(rerun.asks).toEqual([]);
+    expect(readFileSync(logPath, 'utf8')).toBe(before);
+    // Another question, or the same one with other options, is asked as usual.
+    expect((await rerun.ask('Which colour?\nPick one.', { options: ['red'] })).state).toBe('over_budget');
+    expect((await rerun.ask('Which size?')).state).toBe('over_budget');
+  });
+
   test('swallows log write failures into uiErrors', async () => {
     writeFileSync(join(dir, 'notes'), 'a file, not a folder');
     const human = channel({ logPath: join(dir, 'notes', 'qa-log.md'), timeoutS: 0 });

@@ -18,7 +18,16 @@
 import type { McpServerConfig } from '../agent/claude-sdk.js';
 import type { EventSink, FlowerEvent } from '../events/flower-event.js';
 import { errorMessage } from '../internal/error-text.js';
-import { AMEND_LABELS, appendAmendment, appendQaLog, askLogLines, mailLogLines } from './channel-files.js';
+import {
+  AMEND_LABELS,
+  appendAmendment,
+  appendQaLog,
+  askLogLines,
+  mailLogLines,
+  recordedAnswers,
+  recordedKey,
+  type RecordedAnswer,
+} from './channel-files.js';
 import { DECLINED_TEXT, INVALID_TEXT, OVER_BUDGET_TEXT, TIMEOUT_TEXT } from './channel-texts.js';
 import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
 import { humanMcpServers } from './human-tools.js';
@@ -107,6 +116,8 @@ export class HumanChannel {
   #queue: Ask[] = [];
   #pullers: Array<(ask: Ask) => void> = [];
   #counter = 0;
+  /** What the Q&A log held when this channel was made: questions earlier processes settled. */
+  readonly #recorded: RecordedAnswer[];
 
   constructor(options: HumanChannelOptions = {}) {
     this.onEvent = options.onEvent ?? null;
@@ -117,6 +128,7 @@ export class HumanChannel {
     this.#overBudgetText = options.overBudgetText ?? OVER_BUDGET_TEXT;
     this.#timeoutText = options.timeoutText ?? TIMEOUT_TEXT;
     this.#declinedText = options.declinedText ?? DECLINED_TEXT;
+    this.#recorded = this.logPath === null ? [] : recordedAnswers(this.logPath);
   }
 
   /**
@@ -143,10 +155,21 @@ export class HumanChannel {
     options: { options?: readonly string[]; signal?: AbortSignal } = {},
   ): Promise<Ask> {
     options.signal?.throwIfAborted();
-    const ask: Ask = {
-      id: this.#nextId('q'),
+    const asked = {
       question: question.trim(),
       options: (options.options ?? []).map((option) => option.trim()).filter((option) => option !== ''),
+    };
+    // The same question settled by an earlier process (one killed before its answer reached the transcript)
+    // gets that answer again: the person is not asked twice (decisions.md D334). Not logged again, not counted.
+    const key = recordedKey(asked);
+    const recorded = this.#recorded.findLast((entry) => entry.key === key);
+    if (asked.question !== '' && recorded !== undefined) {
+      const { state, answer } = recorded;
+      return { id: this.#nextId('q'), ...asked, askedAt: Date.now() / 1000, state, answer };
+    }
+    const ask: Ask = {
+      id: this.#nextId('q'),
+      ...asked,
       askedAt: Date.now() / 1000,
       state: 'asked',
       answer: '',

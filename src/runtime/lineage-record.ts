@@ -27,6 +27,11 @@ export interface LineageRecord {
   woke: number;
   steps: Record<string, string>;
   handoffs: Record<string, HandoffHash>;
+  /**
+   * The request the lineage's clarification started from, or `null` when not recorded: rerunning the same
+   * command sends it again, and it is then no new words to add (docs/decisions.md D332).
+   */
+  request: string | null;
   /** Keys this version does not know, written back unchanged so a newer flower loses nothing. */
   extra: Record<string, unknown>;
 }
@@ -46,6 +51,7 @@ const KNOWN_KEYS = new Set([
   'woke',
   'steps',
   'handoffs',
+  'request',
 ]);
 
 /** A record with no identity, no steps and no wakes. */
@@ -58,6 +64,7 @@ export function emptyRecord(): LineageRecord {
     woke: 0,
     steps: {},
     handoffs: {},
+    request: null,
     extra: {},
   };
 }
@@ -78,6 +85,7 @@ export function readRecord(value: Record<string, unknown>): LineageRecord {
     woke: typeof woke === 'number' && Number.isFinite(woke) && woke > 0 ? Math.floor(woke) : 0,
     steps: readSteps(value['steps']),
     handoffs: readHandoffs(value['handoffs']),
+    request: nonEmptyString(value['request']),
     extra,
   };
 }
@@ -92,6 +100,7 @@ export function writeRecord(record: LineageRecord): Record<string, unknown> {
     woke: record.woke,
     steps: { ...record.steps },
     handoffs: Object.fromEntries(Object.entries(record.handoffs).map(([step, hash]) => [step, { ...hash }])),
+    ...(record.request === null ? {} : { request: record.request }),
     ...record.extra,
   };
 }

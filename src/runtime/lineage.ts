@@ -236,6 +236,20 @@ export class Lineage {
     return this.woke;
   }
 
+  /** The request this lineage's clarification started from (decisions.md D332), or `null`. */
+  get request(): string | null {
+    return this.#record.request;
+  }
+
+  /** Records the request the clarification starts from, on disk at once. No-op when empty. */
+  recordRequest(request: string): void {
+    const text = request.trim();
+    if (text === '' || text === this.#record.request) return;
+    this.#change((record) => {
+      record.request = text;
+    });
+  }
+
   /** Records the hash of the handoff document just written for `step` (decisions.md D23). */
   recordHandoff(step: string, path: string, sha256: string): void {
     if (!usableStep(step) || path === '' || sha256 === '') return;

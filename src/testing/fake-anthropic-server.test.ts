@@ -196,6 +196,33 @@ describe('FakeAnthropicServer', () => {
     expect(large['input_tokens']).toBeGreaterThan(small['input_tokens']! + 1900);
   });
 
+  test('records the usage of each whole message it served, and none for a cut or an error', async () => {
+    const usage = {
+      input_tokens: 7,
+      output_tokens: 11,
+      cache_read_input_tokens: 13,
+      cache_creation_input_tokens: 0,
+    };
+    const answers: FakeResponse[] = [
+      { kind: 'message', content: [text('ok')], usage },
+      { kind: 'cut', afterEvents: 2 },
+      { kind: 'status', status: 529 },
+      { kind: 'message', content: [text('again')], usage },
+    ];
+    const server = await start(() => answers.shift());
+    const bodies = [await post(server, streamBody())];
+    for (let index = 0; index < 3; index += 1)
+      bodies.push(await post(server, streamBody()).catch(() => new Response()));
+    const ids = await Promise.all(bodies.map(async (response) => (await readAll(response)).body));
+    expect(server.served.map((message) => [message.model, message.usage])).toEqual([
+      ['claude-test-1', usage],
+      ['claude-test-1', usage],
+    ]);
+    // The ids are the ones the client saw.
+    expect(ids[0]).toContain(server.served[0]?.id);
+    expect(ids[3]).toContain(server.served[1]?.id);
+  });
+
   test('lets a response override usage field by field', async () => {
     const server = await start(
       always({

@@ -15,6 +15,7 @@ import { errorMessage } from '../internal/error-text.js';
 import { isRecord } from '../internal/is-record.js';
 
 import { text } from './content-blocks.js';
+import type { Usage } from './fake-response.js';
 import type { FakeScript } from './fake-script.js';
 import { UnscriptedCallError } from './fake-script.js';
 import { describeTurn, fakeRequest } from './request-matching.js';
@@ -61,6 +62,13 @@ function parseJson(raw: string): unknown {
   }
 }
 
+/** One whole message the fake sent: see {@link FakeAnthropicServer.served}. */
+export interface ServedMessage {
+  id: string;
+  model: string;
+  usage: Usage;
+}
+
 /**
  * The fake server. Start it with {@link FakeAnthropicServer.start}, point the child at `url`, read `calls`
  * afterwards, and `close()` it (which also ends hung and stalled connections, so tests finish).
@@ -74,6 +82,11 @@ export class FakeAnthropicServer {
   readonly unexpectedCalls: FakeRequest[] = [];
   /** Requests answered 400 because of a structural violation (`enforceToolPairs`). */
   readonly rejectedCalls: FakeRequest[] = [];
+  /**
+   * Every whole message answer sent, in order: its id, model and usage, which is what the client is billed
+   * for (a cut or stalled answer is not in it). Price it with the runtime's price table to check a cost.
+   */
+  readonly served: ServedMessage[] = [];
 
   readonly #server: Server;
   readonly #script: FakeScript;
@@ -228,7 +241,9 @@ export class FakeAnthropicServer {
     try {
       const answer = await this.#script(call);
       if (answer !== undefined) {
-        writeFakeResponse(answer, context);
+        const message = writeFakeResponse(answer, context);
+        if (message !== null)
+          this.served.push({ id: message.id, model: message.model, usage: message.usage });
         return;
       }
       unmatched = `fake API: no scripted answer for ${describeTurn(call)}`;

@@ -13,7 +13,7 @@ export { closedPortUrl } from './closed-port.js';
 export { text, thinking, toolUse } from './content-blocks.js';
 export type { ContentBlock, TextBlock, ThinkingBlock, ToolUseBlock } from './content-blocks.js';
 export { FakeAnthropicServer } from './fake-anthropic-server.js';
-export type { FakeServerOptions } from './fake-anthropic-server.js';
+export type { FakeServerOptions, ServedMessage } from './fake-anthropic-server.js';
 export { message } from './fake-response.js';
 export type { FakeResponse, FakeResponseKind, Usage } from './fake-response.js';
 export { UnscriptedCallError } from './fake-script.js';

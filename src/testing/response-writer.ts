@@ -101,31 +101,42 @@ export function sendError(
   sendJson(context, status, anthropicErrorBody(errorType, context.requestId, options.message), headers);
 }
 
-/** Writes `response` for the request described by `context`. */
-export function writeFakeResponse(response: FakeResponse, context: ResponseContext): void {
-  switch (response.kind) {
-    case 'message': {
-      const message = buildMessage(context, response);
-      if (!context.stream) {
-        sendJson(context, 200, message);
-        return;
-      }
-      startEventStream(context);
-      const events = messageEvents(message);
-      if (response.pauseMs === undefined || response.pauseMs <= 0) {
-        context.response.end(encodeServerSentEvents(events));
-        return;
-      }
-      // A slow reply: the start and the first delta, then nothing for a while (a client closing early
-      // cancels the rest).
-      context.response.write(encodeServerSentEvents(events.slice(0, 3)));
-      const rest = setTimeout(
-        () => context.response.end(encodeServerSentEvents(events.slice(3))),
-        response.pauseMs,
-      );
-      context.response.on('close', () => clearTimeout(rest));
-      return;
+/**
+ * Writes `response` for the request described by `context`. Returns the whole message it sends (for a
+ * `message` answer), else null: what the fake served, and so what a client was billed for.
+ */
+export function writeFakeResponse(response: FakeResponse, context: ResponseContext): AssistantMessage | null {
+  if (response.kind === 'message') {
+    const message = buildMessage(context, response);
+    if (!context.stream) {
+      sendJson(context, 200, message);
+      return message;
     }
+    startEventStream(context);
+    const events = messageEvents(message);
+    if (response.pauseMs === undefined || response.pauseMs <= 0) {
+      context.response.end(encodeServerSentEvents(events));
+      return message;
+    }
+    // A slow reply: the start and the first delta, then nothing for a while (a client closing early
+    // cancels the rest).
+    context.response.write(encodeServerSentEvents(events.slice(0, 3)));
+    const rest = setTimeout(
+      () => context.response.end(encodeServerSentEvents(events.slice(3))),
+      response.pauseMs,
+    );
+    context.response.on('close', () => clearTimeout(rest));
+    return message;
+  }
+  writeOtherResponse(response, context);
+  return null;
+}
+
+function writeOtherResponse(
+  response: Exclude<FakeResponse, { kind: 'message' }>,
+  context: ResponseContext,
+): void {
+  switch (response.kind) {
     case 'json':
       sendJson(context, response.status ?? 200, response.body);
       return;

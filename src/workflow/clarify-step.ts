@@ -67,6 +67,9 @@ export function clarifyStep(channel: HumanChannel, options: ClarifyStepOptions):
           return false;
         }
       }
+      // Kept so that running the same command again resumes rather than adds the request to the brief
+      // (decisions.md D332).
+      ctx._lineage?.recordRequest(options.prompt);
       // decisions.md D116: each question is a turn, so a turn cap silently caps the questions.
       if (maxTurnsLimitsQuestions(spec.maxTurns, channel.maxAsks)) {
         const text = uiText('clarify.maxTurns', { n: spec.maxTurns ?? 0 }, contextLang(ctx));

@@ -11,6 +11,7 @@ import type { EventSink } from '../events/flower-event.js';
 import { errorText } from '../internal/error-text.js';
 import type { RunOptions } from '../runtime/runtime-options.js';
 import type { StepResult } from '../runtime/step-result.js';
+import { finishedRound, interruptedRound } from './interrupted-round.js';
 import type { Continuity } from './continuity.js';
 import type { RuntimeLike } from './runtime-like.js';
 import { isStepAbort } from './step-abort.js';
@@ -67,27 +68,39 @@ export async function runStep(s: Step, run: SurroundingRun): Promise<StepDecisio
     };
     const woke = ctx._woke ?? 1;
     const retries = s.retries ?? 0;
+    // A killed process's round is picked up where it was cut off (decisions.md D333): its labels, and a
+    // finished round whose judge was cut off is judged again rather than worked again.
+    const cut =
+      carried !== null && typeof s.onReject === 'function' && run.rt.runDir !== undefined
+        ? interruptedRound(run.rt.runDir, name)
+        : null;
+    const first = cut === null ? 0 : cut.round - 1;
     let current = initial;
     let passed = false;
     let aborted: string | null = null;
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0 && run.signal?.aborted === true) break;
+    for (let attempt = first; attempt <= first + retries; attempt++) {
+      if (attempt > first && run.signal?.aborted === true) break;
       const label = attemptLabel(name, attempt, typeof s.onReject === 'function');
+      const judgeOnly = attempt === first && cut?.finished != null;
       const resumed = carried !== null && current === initial;
-      sink?.(stepEvent(label, { index: run.index, total: run.total, resumed, woke }));
-      const goneSession = attempt === 0 ? run.continuity?.gone.get(name) : undefined;
+      if (!judgeOnly) sink?.(stepEvent(label, { index: run.index, total: run.total, resumed, woke }));
+      const goneSession = attempt === first ? run.continuity?.gone.get(name) : undefined;
       if (goneSession !== undefined && initial.resume === null) {
         const text = uiText('step.sessionMissing', { step: name, session: goneSession }, contextLang(ctx));
         sink?.(warningEvent('session_missing', text, name));
       }
-      tally.attempts++;
-      result = await runWithLineage(s, label, current, run);
-      tally.costUsd += result.costUsd;
+      if (judgeOnly && cut?.finished != null) {
+        result = finishedRound(cut.finished);
+      } else {
+        tally.attempts++;
+        result = await runWithLineage(s, label, current, run);
+        tally.costUsd += result.costUsd;
+      }
       if (result.outcome.kind === 'killed' || run.signal?.aborted === true) break;
       try {
         // Exactly once per successful attempt, never after a failed one: gates may freeze files.
         passed = result.ok && (typeof s.gate !== 'function' || (await s.gate(result, ctx)) === true);
-        if (passed || attempt === retries) break;
+        if (passed || attempt === first + retries) break;
         current = await nextStart(s, result, initial, ctx);
       } catch (error) {
         if (!isStepAbort(error)) throw error;

@@ -29,6 +29,7 @@ import { checksFeedback } from './check-report.js';
 import { isFailing } from './check-verdict.js';
 import { forgetBase } from './goal-check-round.js';
 import { goalStep } from './goal-step.js';
+import { finishedRound, passedBeforeCutOff } from './interrupted-round.js';
 import { CODER_DESCRIPTION, CODER_PROMPT, wakePrompt, workPrompt } from './starter-prompts.js';
 import { STEP_NAMES } from './step-names.js';
 import { step, type Step } from './step.js';
@@ -145,7 +146,9 @@ export function buildStarter(ask: string, options: StarterOptions = {}): Starter
     maxAsks: options.maxAsks ?? null,
     timeoutS: options.timeoutS === undefined ? 1800 : options.timeoutS,
   });
-  const said = waking ? request : '';
+  // The same command run again (after a crash, or on purpose) sends the lineage's own request again: that is
+  // no new words, so nothing is added to the brief and the goal stays (decisions.md D332).
+  const said = waking && request !== recordedRequest(runDir, workspace) ? request : '';
   const amended =
     said !== '' && notYetAppended(briefPath, said) && channel.amend(said, { label: AMEND_LABELS.wake });
 
@@ -180,6 +183,16 @@ export function buildStarter(ask: string, options: StarterOptions = {}): Starter
     {
       verbatim: true,
       resumePrompt: (ctx) => wakePrompt(ctx, said, amended && judged, judged ? lastFeedback(runDir) : ''),
+      // A run killed in its bequest after the goal was ACHIEVED is finished by the bequest alone, which is
+      // told the verdict and the last report as it would have been (decisions.md D333).
+      when: (ctx) => {
+        const passed =
+          judged && said === '' ? passedBeforeCutOff(runDir, STEP_NAMES.work, STEP_NAMES.bequest) : null;
+        if (passed === null) return true;
+        ctx._verdict = Verdict.parse(passed.verdict.text);
+        (ctx._results ??= {})[STEP_NAMES.work] = finishedRound(passed.round);
+        return false;
+      },
     },
   );
   steps.push(
@@ -208,6 +221,11 @@ function notYetAppended(briefPath: string, said: string): boolean {
   return !briefAmendments(readDocument(briefPath) ?? '').some(
     (amendment) => amendment.kind === 'wake' && amendment.text === words,
   );
+}
+
+/** The request the lineage's clarification started from, or null (an older lineage, or none). */
+function recordedRequest(runDir: string, workspace: string): string | null {
+  return Lineage.open(runDir, workspace, { readonly: true }).request;
 }
 
 /**

@@ -38,6 +38,7 @@ import { StepAbort } from './step-abort.js';
 import { verdictLabel } from './step-names.js';
 import { contextLang, type Ctx, type Step } from './step.js';
 import { unreachableDialogue } from './unreachable-dialogue.js';
+import { roundOf } from './interrupted-round.js';
 
 /** Options of {@link withGoal}. `name` names the judge's agent spec (`judge` by default). */
 export interface WithGoalOptions extends StepBuild, JudgeOptions {
@@ -121,7 +122,8 @@ async function judgeRound(guard: Guard, result: StepResult, ctx: Ctx): Promise<b
       `withGoal('${guard.work.name}') found no runtime in ctx._runtime; run the step inside a Workflow, which sets it.`,
     );
   }
-  const round = (ctx._goalRounds ?? 0) + 1;
+  // The round the result's label names: a round picked up after a kill keeps its number (decisions.md D333).
+  const round = roundOf(result.step, guard.work.name) ?? (ctx._goalRounds ?? 0) + 1;
   ctx._goalRounds = round;
   const goal = currentGoal(ctx, guard.goalPath);
   const amendments = guard.briefPath === null ? [] : briefAmendments(readDocument(guard.briefPath) ?? '');

@@ -75,6 +75,7 @@ describe('go options', () => {
       status: idle,
       verify: idle,
       analyze: idle,
+      chaos: idle,
       dashboard: idle,
       exportRun: idle,
       importRun: idle,

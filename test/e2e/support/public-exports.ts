@@ -275,6 +275,7 @@ export const PUBLIC_EXPORTS: ExportTable = {
     FakeResponseKind: 'type',
     FakeScript: 'type',
     FakeServerOptions: 'type',
+    ServedMessage: 'type',
     lastUserText: 'function',
     MAIN_THREAD: 'string',
     message: 'function',
