@@ -13,7 +13,7 @@ import { projectKey as projectKeyOf } from '../agent/project-key.js';
 import { uiText, type CatalogKey, type Lang } from '../config/ui-text.js';
 import type { WarningCode } from '../events/flower-event.js';
 import { isRecord } from '../internal/is-record.js';
-import { LockedJsonFile, moveAside } from '../internal/locked-json-file.js';
+import { LockedJsonFile, moveAside, type JsonFileState } from '../internal/locked-json-file.js';
 import { claimArchiveFolder, moveIntoFolder } from './archive-folder.js';
 import {
   copyRecord,
@@ -60,10 +60,16 @@ export interface LineageOpenOptions {
    * Without it the file records the new key at once and the caller must act on {@link Lineage.rekey}.
    */
   rekeyStore?: (from: string, to: string) => unknown;
+  /**
+   * With `readonly`: the lineage document as read from where the run's records live (PostgreSQL), `null`
+   * when there is none, instead of the file.
+   */
+  document?: Record<string, unknown> | null;
 }
 
 interface Settings {
   readonly: boolean;
+  document?: Record<string, unknown> | null;
   runId: string;
   lang: Lang;
   rekeyStore: ((from: string, to: string) => unknown) | null;
@@ -146,6 +152,8 @@ export class Lineage {
       runId: options.runId ?? newRunId(),
       lang: options.lang ?? 'en',
       rekeyStore: options.rekeyStore ?? null,
+      // A given document is only ever read: writing it back is the record store's, not this file's.
+      ...(options.document === undefined ? {} : { document: options.document, readonly: true }),
     };
     const path = join(resolve(runDir), LINEAGE_FILE);
     let here: Here | null = null;
@@ -165,7 +173,12 @@ export class Lineage {
   static #load(path: string, here: Here, settings: Settings): Lineage {
     const file = lineageFile(path);
     const notices: Notice[] = [];
-    const state = file.read();
+    const state: JsonFileState =
+      settings.document === undefined
+        ? file.read()
+        : settings.document === null
+          ? { kind: 'missing' }
+          : { kind: 'parsed', value: settings.document };
     let match: Match = state.kind === 'parsed' ? matchRecord(state.value, here) : { kind: 'missing' };
     let rekey = rekeyOf(match, here);
     let written: LineageRecord | null = null;

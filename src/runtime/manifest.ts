@@ -160,8 +160,21 @@ export function mergeRunRows(
   runId: string,
   results: readonly StepResult[],
 ): ManifestRow[] {
+  return mergeRows(
+    current,
+    runId,
+    results.map((result) => manifestRow(result, runId)),
+  );
+}
+
+/** The rows after the run `runId` recorded `rows` (see {@link mergeRunRows}). */
+export function mergeRows(
+  current: readonly unknown[],
+  runId: string,
+  rows: readonly ManifestRow[],
+): ManifestRow[] {
   const others = current.filter((row) => !isRowOf(row, runId)) as ManifestRow[];
-  return [...others, ...results.map((result) => manifestRow(result, runId))];
+  return [...others, ...rows];
 }
 
 function manifestFile(runDir: string, options: ManifestLockOptions = {}): LockedJsonFile {

@@ -14,7 +14,7 @@
 import { isRecord } from '../internal/is-record.js';
 import type { JsonFileState } from '../internal/locked-json-file.js';
 import { FileRunRecords } from './file-run-records.js';
-import { mergeRunRows, type ManifestRow } from './manifest.js';
+import { manifestRow, mergeRows, type ManifestRow } from './manifest.js';
 import { PgRunRecords, type PgRecordsTarget } from './pg-run-records.js';
 import type { StepResult } from './step-result.js';
 
@@ -83,7 +83,9 @@ export function writeRunRows(
   runId: string,
   results: readonly StepResult[],
 ): RecordsUpdate<ManifestRow[]> | Promise<RecordsUpdate<ManifestRow[]>> {
-  return records.updateRows(runId, (current) => mergeRunRows(current, runId, results));
+  // The rows of this moment: an asynchronous store runs the change later, when the results may have moved on.
+  const rows = results.map((result) => manifestRow(result, runId));
+  return records.updateRows(runId, (current) => mergeRows(current, runId, rows));
 }
 
 /** Reads the rows and the lineage of `records` (never changes anything). */
