@@ -111,7 +111,10 @@ export function runStatus(workspace: string, runDir: string, options: RunStatusO
   const found =
     RUN_FILES.some((file) => existsSync(join(runDir, file))) ||
     (records !== undefined && (records.rows.length > 0 || records.lineage !== null));
-  const wake = wakeState(workspace, { runDir, ...(records === undefined ? {} : { lineage: records.lineage }) });
+  const wake = wakeState(workspace, {
+    runDir,
+    ...(records === undefined ? {} : { lineage: records.lineage }),
+  });
   const rows = records?.rows ?? readManifest(runDir);
   const steps: StepStatus[] = rows.map((row) => ({
     step: row.step,
