@@ -62,6 +62,8 @@ export class PgRunRecords implements RunRecords {
 
   /** The rows in order, in one statement (one snapshot); rows that do not parse are left out. */
   async readRows(): Promise<ManifestRow[]> {
+    // This instance's own changes first: a reader sees what its process wrote before.
+    await this.#writes;
     const { rows } = await this.#query<{ data: string }>(
       `SELECT data FROM ${this.#table('flower_manifest_rows')} WHERE run_name = $1 ORDER BY position`,
       [this.run],
@@ -132,6 +134,7 @@ export class PgRunRecords implements RunRecords {
   }
 
   async readLineage(): Promise<JsonFileState> {
+    await this.#writes;
     const { rows } = await this.#query<{ data: string | null }>(
       `SELECT data FROM ${this.#table('flower_lineage')} WHERE run_name = $1`,
       [this.run],
