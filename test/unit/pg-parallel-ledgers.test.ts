@@ -16,7 +16,7 @@ const register = fileURLToPath(new URL('../fixtures/register-typescript.mjs', im
 const writerScript = fileURLToPath(new URL('../fixtures/run-records-writer.ts', import.meta.url));
 
 const WRITERS = 24;
-const STEPS = 8;
+const STEPS = 5;
 const RUN = 'shared-run';
 
 interface Writer {
@@ -131,7 +131,7 @@ describe('parallel ledgers on PostgreSQL', () => {
         expect(lineage.kind).toBe('parsed');
         const steps = (lineage as { value: { steps: Record<string, string> } }).value.steps;
         expect(Object.keys(steps)).toHaveLength(WRITERS * STEPS);
-        expect(steps['w23-step7']).toBe('session-23-7');
+        expect(steps['w23-step4']).toBe('session-23-4');
       } finally {
         await reader.close();
         for (const writer of writers) if (writer.child.exitCode === null) writer.child.kill('SIGKILL');
