@@ -160,7 +160,7 @@ export function runRecordsSuite(name: string, harness: RunRecordsHarness): void 
           }),
         );
       } finally {
-        await Promise.all(writers.map((records) => records.close()));
+        for (const records of writers) await records.close();
       }
       await opened(harness, run, async (records) => {
         const rows = await records.readRows();

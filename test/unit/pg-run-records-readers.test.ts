@@ -11,6 +11,9 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 
 import { analyzeRun } from '../../src/analyze/analyze-run.js';
+import type { CommandContext } from '../../src/cli/command-context.js';
+import { openDashboard } from '../../src/cli/commands/dashboard.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { PgRunRecords } from '../../src/runtime/pg-run-records.js';
 import { readRunRecords } from '../../src/runtime/run-records.js';
 import { runStatus } from '../../src/runtime/run-status.js';
@@ -130,5 +133,38 @@ describe('run records in PostgreSQL', () => {
     const analysis = analyzeRun(empty, { records: snapshot });
     expect(analysis.ledger.steps.map((step) => step.sessionId)).toEqual(['sess-c']);
     expect(runStatus(runtime.workspace, empty, { records: snapshot }).found).toBe(true);
+  });
+
+  test("the dashboard's report and spenders read the rows from the server", async () => {
+    const run = `app-${++runs}`;
+    const runtime = await runStep(join(dir, 'ws'), run, 'sess-d');
+    const records = new PgRunRecords({ pool, schema: 'flower', run });
+    // This host's files know nothing: the step is only on the server.
+    expect(existsSync(join(runtime.runDir, 'manifest.json'))).toBe(false);
+    const dashboard = await openDashboard(
+      {
+        workspace: runtime.workspace,
+        runDir: runtime.runDir,
+        workbench: () => null,
+        config: loadConfig({ env: PRICED_CONFIG.env, cwd: dir }),
+        budgetUsd: null,
+        records,
+      },
+      { io: {} } as CommandContext,
+    );
+    try {
+      const report = await fetch(new URL('report', dashboard.url));
+      expect(report.status).toBe(200);
+      const html = await report.text();
+      // The ledger's one step, in one run: from the server's row.
+      expect(html).toMatch(/1 in 1 run\b/);
+      const page = (await (await fetch(new URL('api/run', dashboard.url))).json()) as {
+        spenders: Array<{ label: string; usd: number }>;
+      };
+      // The session's main thread is named by the step the server's row gives it.
+      expect(page.spenders.map((spender) => spender.label)).toEqual(['worker · main thread']);
+    } finally {
+      await dashboard.close();
+    }
   });
 });
