@@ -140,4 +140,24 @@ describe('lineage in PostgreSQL', () => {
     await look.settled();
     expect(await storedLineage(run)).toEqual(after);
   });
+
+  test("another workspace's lineage under the same run name is reported and never overwritten", async () => {
+    const run = `app-${++runs}`;
+    const records = new PgRunRecords({ pool, schema: 'flower', run });
+    const foreign = {
+      workspace: '/elsewhere/app',
+      workspace_rel: '../../else',
+      woke: 4,
+      steps: { work: 's-x' },
+    };
+    await records.updateLineage('test', () => foreign);
+    const workspace = join(dir, 'ws');
+    const lineage = await Lineage.openRecords(records, join(workspace, 'runs'), workspace);
+    expect(lineage.notices.map((notice) => notice.code)).toEqual(['lineage_reset']);
+    expect(lineage.steps).toEqual({});
+    lineage.remember('work', 's-mine');
+    await lineage.settled();
+    expect(lineage.steps).toEqual({ work: 's-mine' });
+    expect(await storedLineage(run)).toEqual(foreign);
+  });
 });
