@@ -82,6 +82,16 @@ export { newRunId } from './runtime/run-id.js';
 export { endpoint, reachable } from './runtime/network-probe.js';
 export { readManifest } from './runtime/manifest.js';
 export type { ManifestRow } from './runtime/manifest.js';
+// A run's records (manifest rows, lineage) in the run directory or a PostgreSQL store (docs/scaling.md).
+export { readRunRecords, runRecordsFor } from './runtime/run-records.js';
+export type {
+  LineageChange,
+  RecordsUpdate,
+  RowsChange,
+  RunRecords,
+  RunRecordsSnapshot,
+} from './runtime/run-records.js';
+export type { PgRecordsTarget } from './runtime/pg-run-records.js';
 export { costBreakdown } from './runtime/cost-breakdown.js';
 export type {
   CostBreakdown,

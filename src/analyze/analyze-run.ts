@@ -13,6 +13,7 @@ import { isRecord } from '../internal/is-record.js';
 import type { CostBreakdown } from '../runtime/cost-breakdown.js';
 import { EVENT_LOG_FILE } from '../runtime/event-log.js';
 import { MANIFEST_FILE, readManifest, type ManifestRow } from '../runtime/manifest.js';
+import type { RunRecordsSnapshot } from '../runtime/run-records.js';
 import { runCostBreakdown } from '../runtime/run-cost.js';
 import { ASIDE_DIR } from '../workflow/ask-oracle.js';
 import { contextCurve } from './context-curve.js';
@@ -44,6 +45,11 @@ const SESSIONS_FILE = 'sessions.db';
 export interface AnalyzeOptions {
   /** The workspace, when known; else the run's lineage, its first session's `cwd`, or the run directory's parent. */
   workspace?: string;
+  /**
+   * The run's records read from where they live (`readRunRecords(records)`): PostgreSQL's manifest rows and
+   * lineage instead of `manifest.json` and `lineage.json`. The run directory's files by default.
+   */
+  records?: RunRecordsSnapshot;
 }
 
 /**
@@ -58,7 +64,7 @@ export function analyzeRun(runDir: string, options: AnalyzeOptions = {}): RunAna
   const asidePath = join(root, ASIDE_DIR, SESSIONS_FILE);
   const sources = {
     sessions: existsSync(sessionsPath),
-    manifest: existsSync(manifestPath),
+    manifest: existsSync(manifestPath) || (options.records?.rows.length ?? 0) > 0,
     events: false,
     aside: existsSync(join(root, ASIDE_DIR)),
   };
@@ -71,15 +77,18 @@ export function analyzeRun(runDir: string, options: AnalyzeOptions = {}): RunAna
   }
   const events = readRunEvents(join(root, EVENT_LOG_FILE));
   sources.events = events.present;
-  const workspace = resolve(options.workspace ?? lineageWorkspace(root) ?? events.workspace ?? dirname(root));
+  const manifest = options.records?.rows ?? readManifest(root);
+  const recordedWorkspace =
+    options.records === undefined ? lineageWorkspace(root) : documentWorkspace(options.records.lineage);
+  const workspace = resolve(options.workspace ?? recordedWorkspace ?? events.workspace ?? dirname(root));
 
-  const rows = readManifest(root).map((row) => ledgerStep(row, 'run'));
+  const rows = manifest.map((row) => ledgerStep(row, 'run'));
   const asideRows = readManifest(join(root, ASIDE_DIR)).map((row) => ledgerStep(row, 'aside'));
   const ledger = ledgerOf([...rows, ...asideRows]);
 
   const transcripts = readTranscripts(sessionsPath);
   const aside = readTranscripts(asidePath);
-  const order = sessionOrder(readManifest(root));
+  const order = sessionOrder(manifest);
   const main = orderMain(
     transcripts.filter((transcript) => transcript.subpath === null),
     order,
@@ -89,7 +98,7 @@ export function analyzeRun(runDir: string, options: AnalyzeOptions = {}): RunAna
   const stepAt = (at: number | null): string | null =>
     at === null ? null : (windows.find((row) => at >= row.startedAt && at <= row.endedAt)?.step ?? null);
 
-  const spend = runCostBreakdown(root, { roleOf: stepRole });
+  const spend = runCostBreakdown(root, { roleOf: stepRole, rows: manifest });
   const economics = economicsOf(main, subagents, aside);
   const context = contextCurve(main, order, events, stepAt);
   const cache = cacheUse(economics, [...main, ...subagents], stepAt, rows);
@@ -315,12 +324,17 @@ function manifestCost(rows: readonly LedgerStep[]): RunAnalysis['costOverTime'] 
 /** The workspace the run's lineage recorded, or `null`. */
 function lineageWorkspace(runDir: string): string | null {
   try {
-    const record: unknown = JSON.parse(readFileSync(join(runDir, 'lineage.json'), 'utf8'));
-    if (isRecord(record) && typeof record['workspace'] === 'string' && record['workspace'] !== '') {
-      return record['workspace'];
-    }
+    return documentWorkspace(JSON.parse(readFileSync(join(runDir, 'lineage.json'), 'utf8')));
   } catch {
     // No lineage (a `once` run, a custom workflow): the caller falls back.
+  }
+  return null;
+}
+
+/** The workspace a lineage document recorded, or `null`. */
+function documentWorkspace(record: unknown): string | null {
+  if (isRecord(record) && typeof record['workspace'] === 'string' && record['workspace'] !== '') {
+    return record['workspace'];
   }
   return null;
 }

@@ -56,12 +56,13 @@ export interface DashboardOptions {
   /** Answers a side question; absent: the page's oracle box says it is not available. */
   ask?: (question: string, signal: AbortSignal) => Promise<DashboardOracleAnswer>;
   /** The analyze report as one HTML document, or null when there is none yet. */
-  report?: () => string | null;
+  report?: () => string | null | Promise<string | null>;
   /**
    * The run's top spenders (role, main thread or subagent, and dollars), largest first, read from its store
    * when the page asks; absent or null when the run has nothing priced yet.
    */
-  spenders?: () => Array<{ label: string; usd: number }> | null;
+  spenders?: () =>
+    Array<{ label: string; usd: number }> | null | Promise<Array<{ label: string; usd: number }> | null>;
   /** The clock for answer records, in epoch milliseconds. */
   now?: () => number;
 }
@@ -115,7 +116,7 @@ export function createDashboardApp(options: DashboardOptions): { app: Hono; clos
     });
   }
 
-  app.get('/api/run', (c) => {
+  app.get('/api/run', async (c) => {
     const status = eventLogStatus(runDir);
     return c.json({
       runDir,
@@ -125,12 +126,12 @@ export function createDashboardApp(options: DashboardOptions): { app: Hono; clos
       canAsk: options.ask !== undefined,
       // Whether to link the report; computing it is left to a request for it.
       report: options.report !== undefined,
-      spenders: options.spenders?.() ?? [],
+      spenders: (await options.spenders?.()) ?? [],
     });
   });
 
-  app.get('/report', (c) => {
-    const html = options.report?.() ?? null;
+  app.get('/report', async (c) => {
+    const html = (await options.report?.()) ?? null;
     if (html === null) {
       return c.text('No analyze report: the run has no session store or manifest yet.\n', 404);
     }

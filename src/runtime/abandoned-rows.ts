@@ -9,18 +9,20 @@
  *
  * @module
  */
-import { join } from 'node:path';
 import type { SessionStoreEntry } from '../agent/claude-sdk.js';
-import { LockedJsonFile } from '../internal/locked-json-file.js';
 import { costBreakdown, stepCostBy } from './cost-breakdown.js';
 import { estimateEntries } from './cost-ledger.js';
 import type { PriceTable } from './price-table.js';
-import { MANIFEST_FILE, readManifest, type ManifestRow } from './manifest.js';
+import { FileRunRecords } from './file-run-records.js';
+import type { ManifestRow } from './manifest.js';
+import type { RunRecords } from './run-records.js';
 import { KILLED } from './step-outcome.js';
 
 /** What {@link completeAbandonedRows} needs. */
 export interface AbandonedRowsInput {
   runDir: string;
+  /** Where the manifest rows are; the run directory's `manifest.json` by default. */
+  records?: RunRecords;
   /** This process's run id: its own rows are never touched. */
   runId: string;
   sessionId: string;
@@ -47,15 +49,13 @@ export function isAbandoned(row: ManifestRow, sessionId: string, runId: string):
  * when there is such a row. Throws only on a failed manifest write.
  */
 export async function completeAbandonedRows(input: AbandonedRowsInput): Promise<number> {
-  const rows = readManifest(input.runDir);
+  const records = input.records ?? new FileRunRecords(input.runDir);
+  const rows = await records.readRows();
   if (!rows.some((row) => isAbandoned(row, input.sessionId, input.runId))) return 0;
   const transcripts = input.loadTranscripts === undefined ? null : await input.loadTranscripts();
   const entries = transcripts?.flatMap((transcript) => transcript.entries) ?? (await input.loadEntries());
-  const file = new LockedJsonFile(join(input.runDir, MANIFEST_FILE), { accepts: Array.isArray });
   let completed = 0;
-  file.update(input.runId, (current) => {
-    if (current === undefined) return undefined;
-    const all = current as ManifestRow[];
+  await records.updateRows(input.runId, (all) => {
     const starts = all
       .filter((row) => row.session_id === input.sessionId)
       .map((row) => row.started_at)

@@ -7,13 +7,14 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { projectKey as projectKeyOf } from '../agent/project-key.js';
 import { uiText, type CatalogKey, type Lang } from '../config/ui-text.js';
 import type { WarningCode } from '../events/flower-event.js';
+import { errorMessage } from '../internal/error-text.js';
 import { isRecord } from '../internal/is-record.js';
-import { LockedJsonFile, moveAside } from '../internal/locked-json-file.js';
+import { LockedJsonFile, moveAside, type JsonFileState } from '../internal/locked-json-file.js';
 import { claimArchiveFolder, moveIntoFolder } from './archive-folder.js';
 import {
   copyRecord,
@@ -25,6 +26,7 @@ import {
   type LineageRecord,
 } from './lineage-record.js';
 import { newRunId } from './run-id.js';
+import type { RecordsUpdate, RunRecords } from './run-records.js';
 
 export type { HandoffHash } from './lineage-record.js';
 
@@ -60,10 +62,18 @@ export interface LineageOpenOptions {
    * Without it the file records the new key at once and the caller must act on {@link Lineage.rekey}.
    */
   rekeyStore?: (from: string, to: string) => unknown;
+  /**
+   * With `readonly`: the lineage document as read from where the run's records live (PostgreSQL), `null`
+   * when there is none, instead of the file.
+   */
+  document?: Record<string, unknown> | null;
 }
 
 interface Settings {
   readonly: boolean;
+  document?: Record<string, unknown> | null;
+  /** The run's records on a server (PostgreSQL), or null for `lineage.json`. */
+  records?: RunRecords | null;
   runId: string;
   lang: Lang;
   rekeyStore: ((from: string, to: string) => unknown) | null;
@@ -105,6 +115,10 @@ export class Lineage {
   readonly #readonly: boolean;
   readonly #runId: string;
   readonly #lang: Lang;
+  /** The run's records on a server, or null: the lineage is `lineage.json`. */
+  readonly #records: RunRecords | null;
+  /** The tail of the writes to a server: each starts after the last (see {@link Lineage.settled}). */
+  #pending: Promise<void> = Promise.resolve();
   #record: LineageRecord;
 
   private constructor(
@@ -122,6 +136,7 @@ export class Lineage {
     this.#readonly = options.readonly;
     this.#runId = options.runId;
     this.#lang = options.lang;
+    this.#records = options.records ?? null;
     this.#record = record;
     this.steps = { ...record.steps };
     this.woke = record.woke;
@@ -141,11 +156,28 @@ export class Lineage {
    * renamed to `lineage.json.corrupt-<runId>` (`lineage_quarantined`). Relative paths resolve against the cwd.
    */
   static open(runDir: string, workspace: string, options: LineageOpenOptions = {}): Lineage {
+    return Lineage.#open(runDir, workspace, options, null);
+  }
+
+  static #open(
+    runDir: string,
+    workspace: string,
+    options: LineageOpenOptions,
+    records: RunRecords | null,
+  ): Lineage {
     const settings: Settings = {
       readonly: options.readonly ?? false,
       runId: options.runId ?? newRunId(),
       lang: options.lang ?? 'en',
       rekeyStore: options.rekeyStore ?? null,
+      // A given document is only ever read from; the writes go to the records it came from, if any.
+      ...(options.document === undefined
+        ? {}
+        : {
+            document: options.document,
+            readonly: records === null ? true : (options.readonly ?? false),
+          }),
+      records,
     };
     const path = join(resolve(runDir), LINEAGE_FILE);
     let here: Here | null = null;
@@ -162,17 +194,53 @@ export class Lineage {
     }
   }
 
+  /**
+   * The lineage of `workspace` kept in the run's `records`: {@link Lineage.open} on `lineage.json` for the
+   * files; for a server (PostgreSQL), the same matching on the stored document, every change written there
+   * in order (await {@link Lineage.settled} before the process ends). Never rejects.
+   */
+  static async openRecords(
+    records: RunRecords,
+    runDir: string,
+    workspace: string,
+    options: LineageOpenOptions = {},
+  ): Promise<Lineage> {
+    if (records.kind === 'file') return Lineage.open(runDir, workspace, options);
+    let state: JsonFileState;
+    try {
+      state = await records.readLineage();
+    } catch (error) {
+      state = { kind: 'unreadable', reason: errorMessage(error) };
+    }
+    const document = state.kind === 'parsed' && isRecord(state.value) ? state.value : null;
+    const lineage = Lineage.#open(runDir, workspace, { ...options, document }, records);
+    await lineage.settled();
+    return lineage;
+  }
+
+  /** Resolves when every change so far reached the server (at once for `lineage.json`). Never rejects. */
+  async settled(): Promise<void> {
+    await this.#pending;
+  }
+
   static #load(path: string, here: Here, settings: Settings): Lineage {
     const file = lineageFile(path);
+    const records = settings.records ?? null;
     const notices: Notice[] = [];
-    const state = file.read();
+    let deferred: Promise<RecordsUpdate<Record<string, unknown>>> | null = null;
+    const state: JsonFileState =
+      settings.document === undefined
+        ? file.read()
+        : settings.document === null
+          ? { kind: 'missing' }
+          : { kind: 'parsed', value: settings.document };
     let match: Match = state.kind === 'parsed' ? matchRecord(state.value, here) : { kind: 'missing' };
     let rekey = rekeyOf(match, here);
     let written: LineageRecord | null = null;
     if (!settings.readonly && (state.kind === 'unreadable' || match.kind === 'moved' || rekey !== null)) {
       // Quarantine, re-key and rewrite happen under the lock, on a fresh read.
       try {
-        const outcome = file.update(settings.runId, (current) => {
+        const rewrite = (current: unknown): Record<string, unknown> | undefined => {
           match = current === undefined ? { kind: 'missing' } : matchRecord(current, here);
           rekey = rekeyOf(match, here);
           if (match.kind !== 'same' && match.kind !== 'moved') return undefined;
@@ -180,9 +248,15 @@ export class Lineage {
           // The file names the key the sessions are stored under: the new one only once they were moved.
           if (rekey === null || runRekey(settings.rekeyStore, rekey)) record.projectKey = here.projectKey;
           return writeRecord(record);
-        });
-        if (outcome.written !== undefined) written = readRecord(outcome.written);
-        if (outcome.quarantined !== null) {
+        };
+        const update =
+          records === null
+            ? file.update(settings.runId, rewrite)
+            : records.updateLineage(settings.runId, rewrite);
+        // A server's answer comes later: the lineage adopts what it wrote once it is there.
+        const outcome = update instanceof Promise ? ((deferred = update), null) : update;
+        if (outcome !== null && outcome.written !== undefined) written = readRecord(outcome.written);
+        if (outcome !== null && outcome.quarantined !== null) {
           notices.push([
             'lineage_quarantined',
             'lineage.quarantined',
@@ -217,6 +291,7 @@ export class Lineage {
     for (const [code, key, vars] of notices) {
       lineage.notices.push({ code, text: uiText(key, vars, settings.lang) });
     }
+    if (deferred !== null) lineage.#track(deferred);
     return lineage;
   }
 
@@ -272,9 +347,29 @@ export class Lineage {
    */
   archive(into: string, options: { extra?: string[] } = {}): string {
     const target = claimArchiveFolder(into);
-    this.#file.withLock(() => {
-      for (const file of [this.path, ...(options.extra ?? [])]) moveIntoFolder(file, target);
-    });
+    const records = this.#records;
+    if (records === null) {
+      this.#file.withLock(() => {
+        for (const file of [this.path, ...(options.extra ?? [])]) moveIntoFolder(file, target);
+      });
+    } else {
+      for (const file of options.extra ?? []) moveIntoFolder(file, target);
+      // The server's document is copied into the folder as `lineage.json` and replaced by a new lineage in
+      // the same transaction: what was archived is exactly what was there.
+      const next = writeRecord(fresh(this.#here));
+      this.#track(
+        records.updateLineage(this.#runId, (current) => {
+          if (current !== undefined) {
+            writeFileSync(join(target, LINEAGE_FILE), `${JSON.stringify(current, null, 2)}\n`, {
+              flag: 'wx',
+            });
+          }
+          return next;
+        }),
+      );
+      this.#adopt(readRecord(next));
+      return target;
+    }
     this.#record = fresh(this.#here);
     this.steps = {};
     this.woke = 0;
@@ -289,11 +384,16 @@ export class Lineage {
     this.#adopt(local);
     if (this.#readonly) return;
     try {
-      const outcome = this.#file.update(this.#runId, (current) => {
+      const change = (current: unknown): Record<string, unknown> => {
         const base = this.#baseFor(current, before);
         apply(base);
         return writeRecord(base);
-      });
+      };
+      if (this.#records !== null) {
+        this.#track(this.#records.updateLineage(this.#runId, change));
+        return;
+      }
+      const outcome = this.#file.update(this.#runId, change);
       if (outcome.written !== undefined) this.#adopt(readRecord(outcome.written));
       if (outcome.quarantined !== null) {
         const { path: kept, reason } = outcome.quarantined;
@@ -315,10 +415,31 @@ export class Lineage {
         (disk.lineageId !== null && disk.lineageId === before.lineageId) ||
         disk.workspace === this.#here.workspace;
       if (same) return relocated(disk, this.#here);
+      // Someone else's lineage on a server (another workspace under the same run name): never overwritten.
+      if (this.#records !== null) {
+        throw new Error(`the lineage of ${this.#records.location} belongs to another workspace`);
+      }
       // Someone else's lineage: set it aside instead of overwriting it.
       moveAside(this.path, `replaced-${this.#runId}`);
     }
     return relocated(copyRecord(before), this.#here);
+  }
+
+  /**
+   * Chains a write to the server: what it wrote is adopted once it is there; a failure is lost like a failed
+   * file write (the in-memory state stays current, docs/continuity.md).
+   */
+  #track(
+    update: RecordsUpdate<Record<string, unknown>> | Promise<RecordsUpdate<Record<string, unknown>>>,
+  ): void {
+    this.#pending = this.#pending.then(async () => {
+      try {
+        const outcome = await update;
+        if (outcome.written !== undefined) this.#adopt(readRecord(outcome.written));
+      } catch {
+        // Losing one record must not stop the run; the next change writes the whole lineage again.
+      }
+    });
   }
 
   #adopt(record: LineageRecord): void {

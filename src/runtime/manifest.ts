@@ -147,11 +147,34 @@ export function writeManifest(
   options: ManifestLockOptions = {},
 ): string {
   const file = manifestFile(runDir, options);
-  file.update(runId, (current) => {
-    const others = ((current ?? []) as unknown[]).filter((row) => !isRowOf(row, runId));
-    return [...others, ...results.map((result) => manifestRow(result, runId))];
-  });
+  file.update(runId, (current) => mergeRunRows((current ?? []) as unknown[], runId, results));
   return file.path;
+}
+
+/**
+ * The rows after the run `runId` recorded `results`: rows of other runs keep their order, this run's rows
+ * (in `results` order) replace any it wrote before. What every manifest write does, in either record store.
+ */
+export function mergeRunRows(
+  current: readonly unknown[],
+  runId: string,
+  results: readonly StepResult[],
+): ManifestRow[] {
+  return mergeRows(
+    current,
+    runId,
+    results.map((result) => manifestRow(result, runId)),
+  );
+}
+
+/** The rows after the run `runId` recorded `rows` (see {@link mergeRunRows}). */
+export function mergeRows(
+  current: readonly unknown[],
+  runId: string,
+  rows: readonly ManifestRow[],
+): ManifestRow[] {
+  const others = current.filter((row) => !isRowOf(row, runId)) as ManifestRow[];
+  return [...others, ...rows];
 }
 
 function manifestFile(runDir: string, options: ManifestLockOptions = {}): LockedJsonFile {

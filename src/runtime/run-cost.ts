@@ -14,7 +14,7 @@ import {
   type CostBreakdownOptions,
   type CostTranscript,
 } from './cost-breakdown.js';
-import { readManifest } from './manifest.js';
+import { readManifest, type ManifestRow } from './manifest.js';
 
 /** The session store's file name in a run directory. */
 const SESSIONS_FILE = 'sessions.db';
@@ -50,11 +50,15 @@ export function readCostTranscripts(path: string): CostTranscript[] {
  * Where the run in `runDir` spent its money (see {@link costBreakdown}); null when it has no session store
  * or the store cannot be read.
  */
-export function runCostBreakdown(runDir: string, options: CostBreakdownOptions = {}): CostBreakdown | null {
+export function runCostBreakdown(
+  runDir: string,
+  options: CostBreakdownOptions & { rows?: readonly ManifestRow[] } = {},
+): CostBreakdown | null {
   const path = join(runDir, SESSIONS_FILE);
   if (!existsSync(path)) return null;
   try {
-    const steps = readManifest(runDir).map((row) => ({
+    // The rows from where the run's records live (PostgreSQL), else manifest.json.
+    const steps = (options.rows ?? readManifest(runDir)).map((row) => ({
       step: row.step,
       sessionIds: [
         ...(Array.isArray(row.retired) ? row.retired : []),

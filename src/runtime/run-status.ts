@@ -16,6 +16,7 @@ import { eventLogStatus, readRecentEvents, type LoggedEvent } from './event-log.
 import { MANIFEST_FILE, readManifest } from './manifest.js';
 import { isLive, PROCESSES_FILE, RunProcesses } from './run-processes.js';
 import { runCostBreakdown } from './run-cost.js';
+import type { RunRecordsSnapshot } from './run-records.js';
 import { readParked, type ParkedState } from './usage-limit.js';
 import { wakeState } from './wake-state.js';
 
@@ -91,6 +92,11 @@ export interface RunStatus {
 export interface RunStatusOptions {
   /** The role of a step label (the workflow's naming); by default the label before its first `#` or `/`. */
   roleOf?: (step: string) => string;
+  /**
+   * The run's records read from where they live (`readRunRecords(records)`): PostgreSQL's rows and lineage
+   * instead of `manifest.json` and `lineage.json`. The run directory's files by default.
+   */
+  records?: RunRecordsSnapshot;
 }
 
 /** The files whose presence means a run has been here. */
@@ -101,9 +107,15 @@ const SHOWN_VERDICTS = 20;
 
 /** Where the run of `workspace` (its run directory `runDir`) stands. Never writes, never throws. */
 export function runStatus(workspace: string, runDir: string, options: RunStatusOptions = {}): RunStatus {
-  const found = RUN_FILES.some((file) => existsSync(join(runDir, file)));
-  const wake = wakeState(workspace, { runDir });
-  const rows = readManifest(runDir);
+  const records = options.records;
+  const found =
+    RUN_FILES.some((file) => existsSync(join(runDir, file))) ||
+    (records !== undefined && (records.rows.length > 0 || records.lineage !== null));
+  const wake = wakeState(workspace, {
+    runDir,
+    ...(records === undefined ? {} : { lineage: records.lineage }),
+  });
+  const rows = records?.rows ?? readManifest(runDir);
   const steps: StepStatus[] = rows.map((row) => ({
     step: row.step,
     state: row.ended_at === 0 ? 'running' : row.ok ? 'ok' : 'failed',
@@ -136,7 +148,10 @@ export function runStatus(workspace: string, runDir: string, options: RunStatusO
     costUsd: rows.reduce((sum, row) => sum + (Number.isFinite(row.cost_usd) ? row.cost_usd : 0), 0),
     context: lastContext(runDir, steps, wake.context),
     parked: readParked(runDir),
-    spend: runCostBreakdown(runDir, options.roleOf === undefined ? {} : { roleOf: options.roleOf }),
+    spend: runCostBreakdown(runDir, {
+      ...(options.roleOf === undefined ? {} : { roleOf: options.roleOf }),
+      ...(records === undefined ? {} : { rows }),
+    }),
   };
 }
 

@@ -13,6 +13,7 @@ import type { Workbench } from '../workbench/workbench.js';
 import type { HandoffPolicy } from './handoff-policy.js';
 import type { Resilience } from './resilience.js';
 import type { RunLease } from './run-lease.js';
+import type { RunRecords } from './run-records.js';
 import type { ResilienceSettings } from './resilience-settings.js';
 
 /** How a `Runtime` is set up. */
@@ -60,6 +61,12 @@ export interface RuntimeOptions {
    * step in flight is aborted; released by `close()` and `rescue()`.
    */
   lease?: RunLease | null;
+  /**
+   * Where the run's records (manifest rows) are written: `runRecordsFor(runDir, pg)`; the run directory's
+   * `manifest.json` by default. With PostgreSQL records the rows are written in order in the background:
+   * await `Runtime.recordsWritten()` before the process ends (docs/decisions.md D442).
+   */
+  records?: RunRecords;
   /** Session store; default `PruningSessionStore(<runDir>/sessions.db)`. Closed by `Runtime.close()`. */
   store?: FlowerSessionStore;
   /** Runs the agent; the real SDK by default. */

@@ -31,7 +31,9 @@ import { completeAbandonedRows } from './abandoned-rows.js';
 import { STALL_PREFIX } from './classify-error.js';
 import { eventStream } from './event-stream.js';
 import { INTERRUPT_NOTE } from './interrupt-note.js';
-import { MANIFEST_FILE, writeManifest } from './manifest.js';
+import { FileRunRecords } from './file-run-records.js';
+import { MANIFEST_FILE } from './manifest.js';
+import { writeRunRows, type RunRecords } from './run-records.js';
 import type { Resilience } from './resilience.js';
 import { runLoop } from './run-loop.js';
 import { handoffFrom, resilienceFrom, workbenchFrom, type AttemptContext } from './runtime-setup.js';
@@ -96,6 +98,8 @@ export class Runtime {
    * running.
    */
   readonly prices: PriceTable;
+  /** Where this run's manifest rows go: the run directory's files, or the PostgreSQL store's tables. */
+  readonly records: RunRecords;
 
   readonly #env: FlowerConfig['env'];
   readonly #lang: Lang;
@@ -109,6 +113,8 @@ export class Runtime {
   readonly #lease: RunLease | null;
   /** The workbench block last sent to each session (decisions.md D20). */
   readonly #indexSent = new Map<string, string>();
+  /** The tail of the record writes to an asynchronous store (PostgreSQL): each starts after the last. */
+  #recordWrites: Promise<void> = Promise.resolve();
   /** The unsandboxed-shell warning is given once per runtime, at its first step. */
   #sandboxChecked = false;
   /** False when the configuration turned the Bash sandbox off. */
@@ -138,6 +144,7 @@ export class Runtime {
       prepareDirectory(directory, 'runDir', this.#lang);
     }
     this.#processes = new RunProcesses(this.runDir, this.runId);
+    this.records = options.records ?? new FileRunRecords(this.runDir);
     this.#lease = options.lease ?? null;
     // Lost (another process took over): the turn in flight is cut, so this process writes nothing more.
     // Aborting alone only interrupts Claude Code, which may still send the turn's tool results; its
@@ -169,7 +176,15 @@ export class Runtime {
       });
   }
 
-  /** `<runDir>/manifest.json` (it exists once a step has started). */
+  /**
+   * Resolves when every manifest write so far has reached the records (at once for the files; the server's
+   * answer for PostgreSQL). Never rejects: a failed write is in {@link Runtime.uiErrors}.
+   */
+  async recordsWritten(): Promise<void> {
+    await this.#recordWrites;
+  }
+
+  /** `<runDir>/manifest.json` (it exists once a step has started; not with PostgreSQL records). */
   get manifestPath(): string {
     return join(this.runDir, MANIFEST_FILE);
   }
@@ -358,6 +373,7 @@ export class Runtime {
     try {
       await completeAbandonedRows({
         runDir: this.runDir,
+        records: this.records,
         runId: this.runId,
         sessionId,
         loadEntries: () => sessionEntries(this.store, this.projectKey, sessionId),
@@ -427,7 +443,17 @@ export class Runtime {
       inFlight === null || this.#current !== inFlight ? this.results : [...this.results, inFlight.result];
     if (rows.length === 0) return;
     try {
-      writeManifest(this.runDir, this.runId, rows);
+      const written = writeRunRows(this.records, this.runId, rows);
+      if (written instanceof Promise) {
+        this.#recordWrites = this.#recordWrites.then(() =>
+          written.then(
+            () => undefined,
+            (error: unknown) => {
+              this.uiErrors.push(`manifest: ${errorText(error)}`);
+            },
+          ),
+        );
+      }
     } catch (error) {
       this.uiErrors.push(`manifest: ${errorText(error)}`);
     }

@@ -30,6 +30,11 @@ export interface WakeStateOptions {
   briefName?: string;
   /** The goal's file name in `notes/`; default `goal.md`, or `目标.md` when only that exists. */
   goalName?: string;
+  /**
+   * The lineage document read from where the run's records live (PostgreSQL; `null` when it has none),
+   * instead of `<runDir>/lineage.json`.
+   */
+  lineage?: Record<string, unknown> | null;
 }
 
 /** What {@link wakeState} found. */
@@ -57,7 +62,10 @@ export function wakeState(workspace = '.', options: WakeStateOptions = {}): Wake
   const notes = join(workbenchPath(root, { isolate: options.isolate ?? false }), 'notes');
   const brief = options.briefName === undefined ? notesFile(notes, 'brief') : join(notes, options.briefName);
   const goal = options.goalName === undefined ? notesFile(notes, 'goal') : join(notes, options.goalName);
-  const lineage = Lineage.open(runDir, root, { readonly: true });
+  const lineage = Lineage.open(runDir, root, {
+    readonly: true,
+    ...(options.lineage === undefined ? {} : { document: options.lineage }),
+  });
   const workSession = lineage.steps['work'];
   const keys = [lineage.projectKey, ...(lineage.rekey === null ? [] : [lineage.rekey.from])];
   return {

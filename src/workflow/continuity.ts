@@ -27,19 +27,24 @@ export interface Continuity {
  * splits the remembered sessions into those to resume and those gone. Returns null when `rt` has no run
  * directory or workspace (continuity needs both). Lineage notices (moved, reset, quarantined) go to `warn`.
  */
-export function openContinuity(
+export async function openContinuity(
   rt: RuntimeLike,
   ctx: Ctx,
   warn: (code: WarningCode, text: string) => void,
   options: { lang: Lang; uiErrors: string[] },
-): Continuity | null {
+): Promise<Continuity | null> {
   if (rt.runDir === undefined || rt.workspace === undefined) return null;
   const store = rt.store;
   // A workspace that moved with its run directory keeps its sessions: they move to the new project key.
-  const lineage = Lineage.open(rt.runDir, rt.workspace, {
+  const openOptions = {
     lang: options.lang,
     ...(store === undefined ? {} : { rekeyStore: (from: string, to: string) => store.rekey(from, to) }),
-  });
+  };
+  // The run's records on a server keep the lineage there (docs/scaling.md); else `lineage.json`.
+  const lineage =
+    rt.records === undefined
+      ? Lineage.open(rt.runDir, rt.workspace, openOptions)
+      : await Lineage.openRecords(rt.records, rt.runDir, rt.workspace, openOptions);
   for (const notice of lineage.notices) warn(notice.code, notice.text);
   ctx._lineage = lineage;
   ctx._woke = lineage.bump();

@@ -6,6 +6,7 @@
  */
 import type { Lang } from '../config/ui-text.js';
 import type { Runtime } from '../runtime/runtime.js';
+import type { RunRecords } from '../runtime/run-records.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 
 /** What `Workflow.run` needs from a runtime. Only `run` and `onSession` are required. */
@@ -28,6 +29,8 @@ export interface RuntimeLike {
   projectKey?: string;
   /** The session store the runtime resumes from. */
   store?: FlowerSessionStore;
+  /** Where the run's records live; with PostgreSQL the lineage is kept there instead of `lineage.json`. */
+  records?: RunRecords;
   /**
    * Called when a step wrote a handoff document (decisions.md D23). The workflow records its hash in lineage
    * (through `RunOptions.onHandoff`, which then calls this one) so a human's later edit is noticed.

@@ -96,7 +96,7 @@ export class Workflow {
     try {
       const ctx = this.#prepare(rt, sink, options.signal);
       const continuity = this.continuous
-        ? openContinuity(rt, ctx, (code, text) => sink?.(warningEvent(code, text, null)), {
+        ? await openContinuity(rt, ctx, (code, text) => sink?.(warningEvent(code, text, null)), {
             lang: contextLang(ctx),
             uiErrors: this.uiErrors,
           })
@@ -134,6 +134,8 @@ export class Workflow {
       }
       return ctx;
     } finally {
+      // Lineage kept on a server is written in the background: the run is over once it is there.
+      await this.context._lineage?.settled();
       if (wired && channel.onEvent === sink) channel.onEvent = null;
       this.#running = false;
     }

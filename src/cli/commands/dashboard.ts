@@ -19,6 +19,7 @@ import { Goal } from '../../roles/goal.js';
 import { eventLogPath } from '../../runtime/event-log.js';
 import type { CostBreakdown } from '../../runtime/cost-breakdown.js';
 import { runCostBreakdown } from '../../runtime/run-cost.js';
+import { readRunRecords, type RunRecords, type RunRecordsSnapshot } from '../../runtime/run-records.js';
 import { stepRole } from '../../analyze/step-role.js';
 import { askOracle } from '../../workflow/ask-oracle.js';
 import type { Workbench } from '../../workbench/workbench.js';
@@ -45,6 +46,11 @@ export interface DashboardRun {
   config: FlowerConfig;
   budgetUsd: number | null;
   port?: number;
+  /**
+   * The run's records when they are not the run directory's files (PostgreSQL): the report and the
+   * spenders read the manifest rows and the lineage from there, each time the page asks.
+   */
+  records?: RunRecords;
 }
 
 /** Starts the dashboard of `run` with the goal, the oracle and the report wired in. */
@@ -73,11 +79,27 @@ export function openDashboard(run: DashboardRun, context: CommandContext): Promi
       return { ok: answer.ok, text: answer.text, costUsd: answer.costUsd };
     },
     // Where the money went, from the run's store as it is now (the same figures as `flower status`).
-    spenders: () => topSpenders(runCostBreakdown(run.runDir, { roleOf: stepRole })),
+    spenders: async () => {
+      // Records that cannot be read now (a server away) show no spenders rather than failing the page.
+      const snapshot = await snapshotOf(run).catch(() => undefined);
+      if (snapshot === undefined) return null;
+      return topSpenders(
+        runCostBreakdown(run.runDir, {
+          roleOf: stepRole,
+          ...(snapshot === null ? {} : { rows: snapshot.rows }),
+        }),
+      );
+    },
     // The analyze report of the run as it is now, computed when asked for: `flower analyze --html`'s page.
-    report: () => {
+    report: async () => {
       try {
-        return analysisHtml(analyzeRun(run.runDir, { workspace: run.workspace }));
+        const snapshot = await snapshotOf(run);
+        return analysisHtml(
+          analyzeRun(run.runDir, {
+            workspace: run.workspace,
+            ...(snapshot === null ? {} : { records: snapshot }),
+          }),
+        );
       } catch {
         return null;
       }
@@ -85,6 +107,11 @@ export function openDashboard(run: DashboardRun, context: CommandContext): Promi
     ...(context.now === undefined ? {} : { now: context.now }),
   };
   return startDashboard({ ...options, port: run.port ?? 0 });
+}
+
+/** The run's records read now, when they live elsewhere than its directory's files; else null. */
+async function snapshotOf(run: DashboardRun): Promise<RunRecordsSnapshot | null> {
+  return run.records === undefined || run.records.kind === 'file' ? null : await readRunRecords(run.records);
 }
 
 /** How many spenders the page lists. */
