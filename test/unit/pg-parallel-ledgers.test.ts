@@ -87,7 +87,7 @@ afterAll(async () => {
 describe('parallel ledgers on PostgreSQL', () => {
   test(
     'twenty-four processes recording steps into one run on the server lose, duplicate and corrupt nothing',
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       // A fresh database: the writers race to create the tables too.
       const location = await server.createDatabase('ledgers');
