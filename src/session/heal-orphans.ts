@@ -73,13 +73,17 @@ export function healOrphans(entries: readonly Entry[], text: string): { entries:
   }
   if (healed === 0) return { entries: [...entries], healed: 0 };
 
-  const out: Entry[] = [];
-  for (let index = 0; index < entries.length; index += 1) {
-    out.push(repointed(entries[index] as Entry, repoint));
-    const heals = insertions.get(index);
-    if (heals !== undefined) out.push(...heals);
+  // Whole runs of entries copied at once between the few insertion points, rather than an entry at a time:
+  // this runs on every resume, over every entry, in code V8 has not optimised yet.
+  const source = repoint.size === 0 ? entries : repointedAll(entries, repoint);
+  const parts: Entry[][] = [];
+  let from = 0;
+  for (const position of [...insertions.keys()].sort((first, second) => first - second)) {
+    parts.push(source.slice(from, position + 1), insertions.get(position) as Entry[]);
+    from = position + 1;
   }
-  return { entries: out, healed };
+  parts.push(source.slice(from));
+  return { entries: ([] as Entry[]).concat(...parts), healed };
 }
 
 /**
@@ -92,35 +96,39 @@ function unansweredReplies(entries: readonly Entry[]): UnansweredReply[] {
   const pending = new Map<string, number>();
   let key: string | null = null;
   let tail = -1;
-  const close = (): void => {
-    if (pending.size > 0) found.push({ tail, calls: [...pending] });
-    pending.clear();
-  };
+  // No closure for "close the reply": a fresh closure per call makes V8 throw away the loop's optimised
+  // code at the next transcript (a new call target), and compile it again.
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] as Entry;
-    if (entry.type === 'assistant') {
-      const id = messageOf(entry)?.['id'];
+    const type = entry.type;
+    if (type === 'assistant') {
+      const message = messageOf(entry);
+      const id = message?.['id'];
       const next = typeof id === 'string' ? id : `#${index}`;
       if (next !== key) {
-        close();
+        if (pending.size > 0) found.push({ tail, calls: [...pending] });
+        pending.clear();
         key = next;
       }
       tail = index;
-      const blocks = blocksOf(entry) ?? [];
+      const content = message?.['content'];
+      if (!Array.isArray(content)) continue;
+      const blocks = content as ContentBlock[];
       for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
         const block = blocks[blockIndex] as ContentBlock;
         if (isToolUse(block)) pending.set(block.id, index);
       }
       continue;
     }
-    if (entry.type !== 'user' || key === null) continue;
+    // With no call pending, a user entry's results answer nothing: its blocks need not be read.
+    if (type !== 'user' || key === null || pending.size === 0) continue;
     const blocks = blocksOf(entry) ?? [];
     for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
       const block = blocks[blockIndex] as ContentBlock;
       if (isToolResult(block) && pending.delete(block.tool_use_id)) tail = index;
     }
   }
-  close();
+  if (pending.size > 0) found.push({ tail, calls: [...pending] });
   return found;
 }
 
@@ -147,8 +155,20 @@ export function derivedUuid(name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** `entries` with {@link repointed} applied to each; the same array positions, copied only where it changes. */
+function repointedAll(entries: readonly Entry[], repoint: ReadonlyMap<string, string>): readonly Entry[] {
+  let out: Entry[] | null = null;
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as Entry;
+    const changed = repointed(entry, repoint);
+    if (changed === entry) continue;
+    out ??= entries.slice();
+    out[index] = changed;
+  }
+  return out ?? entries;
+}
+
 function repointed(entry: Entry, repoint: ReadonlyMap<string, string>): Entry {
-  if (repoint.size === 0) return entry;
   const parent = entry['parentUuid'];
   const leaf = entry['leafUuid'];
   const newParent = typeof parent === 'string' ? repoint.get(parent) : undefined;
