@@ -17,6 +17,7 @@ import {
   type ContentBlock,
   type Entry,
 } from './entry-content.js';
+import type { UnansweredReply } from './tool-index.js';
 
 /**
  * Envelope fields an entry flower adds copies from a stored entry beside it, so it reads like the harness's own
@@ -33,14 +34,6 @@ export const ENVELOPE_FIELDS: readonly string[] = [
   'gitBranch',
 ];
 
-/** A model reply with calls left unanswered before the next reply. */
-interface UnansweredReply {
-  /** Index of the reply's last entry, or of the last result answering it. */
-  tail: number;
-  /** Unanswered tool_use ids with the index of the assistant entry holding each. */
-  calls: Array<[string, number]>;
-}
-
 /**
  * Finds every `tool_use` not answered by a `tool_result` before the next model reply (the API's rule, not
  * "a result exists somewhere": decisions.md D417) and inserts one synthetic `user` entry per assistant entry
@@ -50,10 +43,22 @@ interface UnansweredReply {
  * so loading twice gives the same transcript. The input array and its entries are not modified.
  */
 export function healOrphans(entries: readonly Entry[], text: string): { entries: Entry[]; healed: number } {
+  return healReplies(entries, unansweredReplies(entries), text);
+}
+
+/**
+ * {@link healOrphans} with the unanswered replies of `entries` already found (by `indexTools` of an
+ * array with the same positions and tool blocks).
+ */
+export function healReplies(
+  entries: readonly Entry[],
+  replies: readonly UnansweredReply[],
+  text: string,
+): { entries: Entry[]; healed: number } {
   const insertions = new Map<number, Entry[]>();
   const repoint = new Map<string, string>();
   let healed = 0;
-  for (const reply of unansweredReplies(entries)) {
+  for (const reply of replies) {
     const byHolder = new Map<number, string[]>();
     for (const [id, holder] of reply.calls) {
       const ids = byHolder.get(holder);
