@@ -102,7 +102,7 @@ function unansweredReplies(entries: readonly Entry[]): UnansweredReply[] {
   let key: string | null = null;
   let tail = -1;
   // No closure for "close the reply": a fresh closure per call makes V8 throw away the loop's optimised
-  // code at the next transcript (a new call target), and compile it again.
+  // code at the next transcript (a new call target), and compile it again (docs/decisions.md D426).
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] as Entry;
     const type = entry.type;

@@ -29,7 +29,8 @@ export function relink(entries: readonly Entry[], drop: ReadonlySet<string>): En
   if (drop.size === 0) return [...entries];
   // One walk (it runs over every entry of every resume, in code not yet optimised): dropped entries leave
   // their parent behind, survivors go out as they are, and the few survivors naming a dropped uuid are
-  // noted and copied afterwards, once every dropped entry's parent is known (a child may come first).
+  // noted and copied afterwards, once every dropped entry's parent is known (a child may come first;
+  // docs/decisions.md D426).
   const parents = new Map<string, string | null>();
   const out: Entry[] = [];
   const repoint: number[] = [];
