@@ -190,3 +190,25 @@ export function fillTemplate(template: string, values: Readonly<Record<string, s
     return value === undefined ? slot : String(value);
   });
 }
+
+/**
+ * {@link fillTemplate} of `template` as a function of the values, the template split once: a load fills
+ * the same pointer template for thousands of results, and a regex replace with a callback per result cost
+ * more than the rest of writing the pointer. Same output as `fillTemplate(template, values)`.
+ */
+export function templateFiller(
+  template: string,
+): (values: Readonly<Record<string, string | number>>) => string {
+  // A split on a capturing pattern alternates literal text and slot names: literal, name, literal, …, literal.
+  const parts = template.split(/\{(\w+)\}/);
+  return (values) => {
+    let text = parts[0] as string;
+    for (let part = 1; part < parts.length; part += 2) {
+      const name = parts[part] as string;
+      const value = values[name];
+      text += value === undefined ? `{${name}}` : String(value);
+      text += parts[part + 1] as string;
+    }
+    return text;
+  };
+}

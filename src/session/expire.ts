@@ -10,10 +10,10 @@ import { isEphemeral } from '../guards/ephemeral-command.js';
 import type { EphemeralPolicy } from './ephemeral-policy.js';
 import {
   codePointLength,
-  fillTemplate,
   headByCodePoints,
   replaced,
   resultText,
+  templateFiller,
   type Entry,
 } from './entry-content.js';
 import { indexTools, siteNow, type ResultSite, type ToolIndex } from './tool-index.js';
@@ -68,9 +68,10 @@ export function expire(
 
   const turnsAfter = modelTurnsAfter(tools, targets);
   const replacements = new Map<number, Map<number, string>>();
+  const placeholderOf = templateFiller(policy.text);
   for (let siteIndex = 0; siteIndex < targets.length; siteIndex += 1) {
     const site = targets[siteIndex] as Site;
-    const text = fillTemplate(policy.text, {
+    const text = placeholderOf({
       cmd: commandLabel(site.command),
       age: Math.max(1, turnsAfter[siteIndex] ?? 1),
     });

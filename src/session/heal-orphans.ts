@@ -17,6 +17,7 @@ import {
   type ContentBlock,
   type Entry,
 } from './entry-content.js';
+import type { UnansweredReply } from './tool-index.js';
 
 /**
  * Envelope fields an entry flower adds copies from a stored entry beside it, so it reads like the harness's own
@@ -33,14 +34,6 @@ export const ENVELOPE_FIELDS: readonly string[] = [
   'gitBranch',
 ];
 
-/** A model reply with calls left unanswered before the next reply. */
-interface UnansweredReply {
-  /** Index of the reply's last entry, or of the last result answering it. */
-  tail: number;
-  /** Unanswered tool_use ids with the index of the assistant entry holding each. */
-  calls: Array<[string, number]>;
-}
-
 /**
  * Finds every `tool_use` not answered by a `tool_result` before the next model reply (the API's rule, not
  * "a result exists somewhere": decisions.md D417) and inserts one synthetic `user` entry per assistant entry
@@ -50,10 +43,22 @@ interface UnansweredReply {
  * so loading twice gives the same transcript. The input array and its entries are not modified.
  */
 export function healOrphans(entries: readonly Entry[], text: string): { entries: Entry[]; healed: number } {
+  return healReplies(entries, unansweredReplies(entries), text);
+}
+
+/**
+ * {@link healOrphans} with the unanswered replies of `entries` already found (by `indexTools` of an
+ * array with the same positions and tool blocks).
+ */
+export function healReplies(
+  entries: readonly Entry[],
+  replies: readonly UnansweredReply[],
+  text: string,
+): { entries: Entry[]; healed: number } {
   const insertions = new Map<number, Entry[]>();
   const repoint = new Map<string, string>();
   let healed = 0;
-  for (const reply of unansweredReplies(entries)) {
+  for (const reply of replies) {
     const byHolder = new Map<number, string[]>();
     for (const [id, holder] of reply.calls) {
       const ids = byHolder.get(holder);
@@ -73,13 +78,17 @@ export function healOrphans(entries: readonly Entry[], text: string): { entries:
   }
   if (healed === 0) return { entries: [...entries], healed: 0 };
 
-  const out: Entry[] = [];
-  for (let index = 0; index < entries.length; index += 1) {
-    out.push(repointed(entries[index] as Entry, repoint));
-    const heals = insertions.get(index);
-    if (heals !== undefined) out.push(...heals);
+  // Whole runs of entries copied at once between the few insertion points, rather than an entry at a time:
+  // this runs on every resume, over every entry, in code V8 has not optimised yet.
+  const source = repoint.size === 0 ? entries : repointedAll(entries, repoint);
+  const parts: Entry[][] = [];
+  let from = 0;
+  for (const position of [...insertions.keys()].sort((first, second) => first - second)) {
+    parts.push(source.slice(from, position + 1), insertions.get(position) as Entry[]);
+    from = position + 1;
   }
-  return { entries: out, healed };
+  parts.push(source.slice(from));
+  return { entries: ([] as Entry[]).concat(...parts), healed };
 }
 
 /**
@@ -92,35 +101,39 @@ function unansweredReplies(entries: readonly Entry[]): UnansweredReply[] {
   const pending = new Map<string, number>();
   let key: string | null = null;
   let tail = -1;
-  const close = (): void => {
-    if (pending.size > 0) found.push({ tail, calls: [...pending] });
-    pending.clear();
-  };
+  // No closure for "close the reply": a fresh closure per call makes V8 throw away the loop's optimised
+  // code at the next transcript (a new call target), and compile it again (docs/decisions.md D426).
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] as Entry;
-    if (entry.type === 'assistant') {
-      const id = messageOf(entry)?.['id'];
+    const type = entry.type;
+    if (type === 'assistant') {
+      const message = messageOf(entry);
+      const id = message?.['id'];
       const next = typeof id === 'string' ? id : `#${index}`;
       if (next !== key) {
-        close();
+        if (pending.size > 0) found.push({ tail, calls: [...pending] });
+        pending.clear();
         key = next;
       }
       tail = index;
-      const blocks = blocksOf(entry) ?? [];
+      const content = message?.['content'];
+      if (!Array.isArray(content)) continue;
+      const blocks = content as ContentBlock[];
       for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
         const block = blocks[blockIndex] as ContentBlock;
         if (isToolUse(block)) pending.set(block.id, index);
       }
       continue;
     }
-    if (entry.type !== 'user' || key === null) continue;
+    // With no call pending, a user entry's results answer nothing: its blocks need not be read.
+    if (type !== 'user' || key === null || pending.size === 0) continue;
     const blocks = blocksOf(entry) ?? [];
     for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
       const block = blocks[blockIndex] as ContentBlock;
       if (isToolResult(block) && pending.delete(block.tool_use_id)) tail = index;
     }
   }
-  close();
+  if (pending.size > 0) found.push({ tail, calls: [...pending] });
   return found;
 }
 
@@ -147,8 +160,20 @@ export function derivedUuid(name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** `entries` with {@link repointed} applied to each; the same array positions, copied only where it changes. */
+function repointedAll(entries: readonly Entry[], repoint: ReadonlyMap<string, string>): readonly Entry[] {
+  let out: Entry[] | null = null;
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as Entry;
+    const changed = repointed(entry, repoint);
+    if (changed === entry) continue;
+    out ??= entries.slice();
+    out[index] = changed;
+  }
+  return out ?? entries;
+}
+
 function repointed(entry: Entry, repoint: ReadonlyMap<string, string>): Entry {
-  if (repoint.size === 0) return entry;
   const parent = entry['parentUuid'];
   const leaf = entry['leafUuid'];
   const newParent = typeof parent === 'string' ? repoint.get(parent) : undefined;

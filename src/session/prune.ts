@@ -16,7 +16,7 @@ import {
   type ContentBlock,
   type Entry,
 } from './entry-content.js';
-import { healOrphans } from './heal-orphans.js';
+import { healOrphans, healReplies } from './heal-orphans.js';
 import type { PrunePolicy } from './prune-policy.js';
 import { relink } from './relink.js';
 import { indexTools, siteNow, type ResultSite, type ToolIndex } from './tool-index.js';
@@ -91,7 +91,12 @@ export function prune(entries: readonly Entry[], policy: PrunePolicy, given?: To
   const report = { pruned, denialsDropped: dead.size, healed: 0 };
   const relinked = drop.size > 0 ? relink(out, drop) : out;
   if (!policy.healOrphans) return { entries: relinked, report };
-  const healed = healOrphans(relinked, policy.orphanText);
+  // When prune removed no entry and no block, every position and tool block is the one the index describes
+  // (expire and trim change only result contents), so the index's walk already found what healing needs.
+  const healed =
+    drop.size === 0 && dead.size === 0 && relinked.length === index.entries.length
+      ? healReplies(relinked, index.unanswered, policy.orphanText)
+      : healOrphans(relinked, policy.orphanText);
   return { entries: healed.entries, report: { ...report, healed: healed.healed } };
 }
 

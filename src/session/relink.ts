@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parentOf, uuidOf, type Entry } from './entry-content.js';
+import { parentOf, type Entry } from './entry-content.js';
 
 /**
  * Fields that name another entry by uuid. Besides `parentUuid` the harness follows `logicalParentUuid`
@@ -27,11 +27,31 @@ export const UUID_REFERENCE_FIELDS = [
  */
 export function relink(entries: readonly Entry[], drop: ReadonlySet<string>): Entry[] {
   if (drop.size === 0) return [...entries];
+  // One walk (it runs over every entry of every resume, in code not yet optimised): dropped entries leave
+  // their parent behind, survivors go out as they are, and the few survivors naming a dropped uuid are
+  // noted and copied afterwards, once every dropped entry's parent is known (a child may come first;
+  // docs/decisions.md D426).
   const parents = new Map<string, string | null>();
+  const out: Entry[] = [];
+  const repoint: number[] = [];
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] as Entry;
-    const uuid = uuidOf(entry);
-    if (uuid !== null && drop.has(uuid)) parents.set(uuid, parentOf(entry));
+    const uuid = entry.uuid;
+    if (typeof uuid === 'string' && uuid !== '' && drop.has(uuid)) {
+      parents.set(uuid, parentOf(entry));
+      continue;
+    }
+    // One named read per field (the fields of UUID_REFERENCE_FIELDS): a read by a computed key on entries
+    // of a hundred shapes is several times slower, and this runs once per entry on every resume.
+    if (
+      names(drop, entry['parentUuid']) ||
+      names(drop, entry['logicalParentUuid']) ||
+      names(drop, entry['sourceToolAssistantUUID']) ||
+      names(drop, entry['leafUuid'])
+    ) {
+      repoint.push(out.length);
+    }
+    out.push(entry);
   }
   const survivor = (start: string): string | null => {
     const seen = new Set<string>();
@@ -43,28 +63,14 @@ export function relink(entries: readonly Entry[], drop: ReadonlySet<string>): En
     }
     return current !== null && drop.has(current) ? null : current;
   };
-  const out: Entry[] = [];
-  for (let index = 0; index < entries.length; index += 1) {
-    const entry = entries[index] as Entry;
-    const uuid = uuidOf(entry);
-    if (uuid !== null && drop.has(uuid)) continue;
-    // One named read per field (the fields of UUID_REFERENCE_FIELDS): a read by a computed key on entries
-    // of a hundred shapes is several times slower, and this runs once per entry on every resume.
-    if (
-      !names(drop, entry['parentUuid']) &&
-      !names(drop, entry['logicalParentUuid']) &&
-      !names(drop, entry['sourceToolAssistantUUID']) &&
-      !names(drop, entry['leafUuid'])
-    ) {
-      out.push(entry);
-      continue;
-    }
+  for (const position of repoint) {
+    const entry = out[position] as Entry;
     const copy: Record<string, unknown> = { ...entry };
     for (const field of UUID_REFERENCE_FIELDS) {
       const target = entry[field];
       if (typeof target === 'string' && drop.has(target)) copy[field] = survivor(target);
     }
-    out.push(copy as Entry);
+    out[position] = copy as Entry;
   }
   return out;
 }

@@ -27,6 +27,14 @@ export interface ResultSite {
   length: number | null;
 }
 
+/** A model reply with calls left unanswered before the next reply. */
+export interface UnansweredReply {
+  /** Index of the reply's last entry, or of the last result answering it. */
+  tail: number;
+  /** Unanswered tool_use ids with the index of the assistant entry holding each. */
+  calls: Array<[string, number]>;
+}
+
 /** What the layers need to know about a transcript's tool blocks. */
 export interface ToolIndex {
   /** The entries indexed: a layer re-reads a block whose entry is no longer this very object. */
@@ -43,6 +51,11 @@ export interface ToolIndex {
   apiErrors: number[];
   /** Positions of unprotected `user` entries marked `toolDenialKind`. */
   denials: number[];
+  /**
+   * The replies with calls no result answers before the next reply, as healing finds them (`heal-orphans.ts`),
+   * found in the same walk: a transcript prune removes nothing from needs no walk of its own to heal.
+   */
+  unanswered: UnansweredReply[];
 }
 
 /**
@@ -57,14 +70,26 @@ export function indexTools(entries: readonly Entry[]): ToolIndex {
   const replyKeys: string[] = [];
   const apiErrors: number[] = [];
   const denials: number[] = [];
+  const unanswered: UnansweredReply[] = [];
+  // The calls of the current reply not answered yet, and where that reply ends (healing's rule).
+  const pending = new Map<string, number>();
+  let replyKey: string | null = null;
+  let tail = -1;
   for (let entryIndex = 0; entryIndex < entries.length; entryIndex += 1) {
     const entry = entries[entryIndex] as Entry;
     const type = entry.type;
     if (type === 'assistant') {
       const message = messageOf(entry);
       const id = message?.['id'];
+      const key = typeof id === 'string' ? id : `#${entryIndex}`;
       assistants.push(entryIndex);
-      replyKeys.push(typeof id === 'string' ? id : `#${entryIndex}`);
+      replyKeys.push(key);
+      if (key !== replyKey) {
+        if (pending.size > 0) unanswered.push({ tail, calls: [...pending] });
+        pending.clear();
+        replyKey = key;
+      }
+      tail = entryIndex;
       // The same test as prune's isApiError, which looks at these again.
       if (Boolean(entry['isApiErrorMessage']) || message?.['model'] === '<synthetic>') {
         apiErrors.push(entryIndex);
@@ -74,20 +99,32 @@ export function indexTools(entries: readonly Entry[]): ToolIndex {
       const blocks = content as ContentBlock[];
       for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
         const block = blocks[blockIndex] as ContentBlock;
-        if (!isToolUse(block) || block['name'] !== 'Bash') continue;
+        if (!isToolUse(block)) continue;
+        pending.set(block.id, entryIndex);
+        if (block['name'] !== 'Bash') continue;
         const input = block['input'];
         const command = isRecord(input) ? input['command'] : undefined;
         if (typeof command === 'string') bashCommands.set(block.id, command);
       }
       continue;
     }
-    if (type !== 'user' || isProtected(entry)) continue;
+    if (type !== 'user') continue;
+    if (isProtected(entry)) {
+      // Not a site for the layers, but its results still answer calls.
+      if (replyKey !== null && pending.size > 0) {
+        for (const block of blocksOf(entry) ?? []) {
+          if (isToolResult(block) && pending.delete(block.tool_use_id)) tail = entryIndex;
+        }
+      }
+      continue;
+    }
     if (entry['toolDenialKind'] !== undefined) denials.push(entryIndex);
     const blocks = blocksOf(entry);
     if (blocks === null) continue;
     for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
       const block = blocks[blockIndex] as ContentBlock;
       if (!isToolResult(block)) continue;
+      if (replyKey !== null && pending.delete(block.tool_use_id)) tail = entryIndex;
       results.push({
         entryIndex,
         blockIndex,
@@ -96,7 +133,8 @@ export function indexTools(entries: readonly Entry[]): ToolIndex {
       });
     }
   }
-  return { entries, bashCommands, results, assistants, replyKeys, apiErrors, denials };
+  if (pending.size > 0) unanswered.push({ tail, calls: [...pending] });
+  return { entries, bashCommands, results, assistants, replyKeys, apiErrors, denials, unanswered };
 }
 
 /**

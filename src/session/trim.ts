@@ -7,8 +7,8 @@
  */
 import * as crypto from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { codePointLength, fillTemplate, replaced, resultText, type Entry } from './entry-content.js';
+import { join, resolve, sep } from 'node:path';
+import { codePointLength, replaced, resultText, templateFiller, type Entry } from './entry-content.js';
 import type { SpillQueue } from './spill-queue.js';
 import { indexTools, siteNow, type ResultSite, type ToolIndex } from './tool-index.js';
 import type { TrimPolicy } from './trim-policy.js';
@@ -54,6 +54,8 @@ export class SpillNames {
     }
     this.#known.set(id, { text, name });
     this.#chars += text.length;
+    // Within budget (every load of a transcript under 128 MB of results) there is nothing to drop.
+    if (this.#chars <= this.#maxChars) return name;
     for (const [oldest, entry] of this.#known) {
       if (this.#chars <= this.#maxChars) break;
       this.#known.delete(oldest);
@@ -124,6 +126,7 @@ export function trim(entries: readonly Entry[], policy: TrimPolicy, options: Tri
   }
 
   const directory = resolve(options.workspace, policy.spillDirname);
+  const pointerOf = templateFiller(policy.text);
   const errors: string[] = [];
   const replacements = new Map<number, Map<number, string>>();
   let cleared = 0;
@@ -144,7 +147,7 @@ export function trim(entries: readonly Entry[], policy: TrimPolicy, options: Tri
           ? spillFile(directory, site.text, existing, name)
           : queueSpill(directory, site.text, existing, name, options.queue);
       const chars = codePointLength(site.text);
-      const pointer = fillTemplate(policy.text, { n: chars, path });
+      const pointer = pointerOf({ n: chars, path });
       const forEntry = replacements.get(site.entryIndex) ?? new Map<number, string>();
       forEntry.set(site.blockIndex, pointer);
       replacements.set(site.entryIndex, forEntry);
@@ -167,7 +170,8 @@ function queueSpill(
   name: string,
   queue: NonNullable<TrimOptions['queue']>,
 ): string {
-  const path = join(directory, name);
+  // `directory` is resolved and `name` a bare file name: no path.join (a normalisation per spilled result).
+  const path = directory.endsWith(sep) ? `${directory}${name}` : `${directory}${sep}${name}`;
   if (existing.has(name)) return path;
   queue.spills.add(path, text, queue.onError);
   existing.add(name);
