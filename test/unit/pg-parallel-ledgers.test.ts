@@ -1,5 +1,5 @@
 /**
- * "Parallel ledgers" with the run's records on a PostgreSQL server: 24 real processes record steps into
+ * "Parallel ledgers" with the run's records on a PostgreSQL server: eight real processes record steps into
  * one run at once (each its own connection, as on separate hosts) while a reader keeps reading the rows.
  * Every row and every lineage entry must arrive exactly once, and a run's rows must only ever grow.
  */
@@ -15,7 +15,7 @@ import { startPostgres, type PostgresServer } from '../support/postgres-server.j
 const register = fileURLToPath(new URL('../fixtures/register-typescript.mjs', import.meta.url));
 const writerScript = fileURLToPath(new URL('../fixtures/run-records-writer.ts', import.meta.url));
 
-const WRITERS = 24;
+const WRITERS = 8;
 const STEPS = 5;
 const RUN = 'shared-run';
 
