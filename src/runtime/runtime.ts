@@ -194,6 +194,15 @@ export class Runtime {
     return this.store.lastContext(this.projectKey, sessionId);
   }
 
+  #refuseIfBusy(): void {
+    if (this.#current !== null) {
+      throw new FlowerError(
+        'RUNTIME_BUSY',
+        'This runtime is already running a step; run steps one after another.',
+      );
+    }
+  }
+
   /** Dollars spent by this process's finished steps, rounded to 4 decimals. */
   totalCost(): number {
     return Math.round(this.#spent() * 10_000) / 10_000;
@@ -205,15 +214,17 @@ export class Runtime {
    * with `NOT_A_GIT_REPO` when the spec's workers want isolation outside a git work tree (nothing spent).
    */
   async run(spec: AgentSpec, prompt: string, options: RunOptions = {}): Promise<StepResult> {
-    if (this.#current !== null) {
-      throw new FlowerError(
-        'RUNTIME_BUSY',
-        'This runtime is already running a step; run steps one after another.',
-      );
-    }
+    this.#refuseIfBusy();
     this.#prepareIsolation(spec);
     // Renewed (and so checked) right before the step: a lease lost meanwhile stops here, before any turn.
-    if (this.#lease !== null && !this.#lease.renew()) throw this.#leaseLost();
+    // A server-backed lease answers through a promise; SQLite's at once, so nothing waits there.
+    const renewed = this.#lease?.renew() ?? true;
+    if (typeof renewed !== 'boolean') {
+      const held = await renewed;
+      // Another step may have started while the server answered.
+      this.#refuseIfBusy();
+      if (!held) throw this.#leaseLost();
+    } else if (!renewed) throw this.#leaseLost();
     this.#claimResume(options.resume ?? null);
     const wiring = this.#wiring();
     const step = startStep(spec, options, wiring);
@@ -290,7 +301,8 @@ export class Runtime {
         step.controller.abort();
       }
       this.#persist(null);
-      this.#lease?.release();
+      // A server-backed lease finishes giving itself back in the background (its promise never rejects).
+      void this.#lease?.release();
       this.#processes.leave();
     } catch {
       // A rescue runs while the process is dying; there is nobody left to tell.
@@ -306,7 +318,8 @@ export class Runtime {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#lease?.release();
+    // Never rejects; a command that must see the row gone awaits `lease.release()` itself.
+    void this.#lease?.release();
     this.#processes.leave();
     try {
       this.store.close();

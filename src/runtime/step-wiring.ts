@@ -162,11 +162,12 @@ function tie(options: Options, processes: RunProcesses, lease: RunLease | null):
  * and a `continue: false` answer still lets that request go out).
  */
 function checkLeaseAfterTools(options: Options, lease: RunLease): void {
-  const check: HookCallback = (_input, _toolUseId, { signal }) => {
-    // renew() tells the onLost listener, which ends Claude Code and aborts the step.
-    if (lease.renew()) return Promise.resolve({});
+  const check: HookCallback = async (_input, _toolUseId, { signal }) => {
+    // renew() tells the onLost listener, which ends Claude Code and aborts the step. A server-backed lease
+    // answers through a promise: the tool's result waits for it.
+    if (await lease.renew()) return {};
     const stop = { continue: false, stopReason: leaseLostText(lease.lostTo) };
-    return new Promise((resolve) => {
+    return await new Promise((resolve) => {
       if (signal.aborted) resolve(stop);
       else signal.addEventListener('abort', () => resolve(stop), { once: true });
     });
