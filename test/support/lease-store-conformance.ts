@@ -120,9 +120,11 @@ export function runLeaseStoreSuite(name: string, fixture: LeaseStoreFixture): vo
 
     test('of many takers on their own connections at once, exactly one takes a free lease', async () => {
       const stores = await Promise.all(Array.from({ length: 6 }, () => open()));
+      // Connected (and the store created) first, so the takers really meet at the row.
+      await Promise.all(stores.map(async (store) => await store.current('warm-up')));
       const takers = stores.map((_, index) => holderNamed(`taker${index}`, `host${index}`));
       const answers = await Promise.all(
-        stores.map((store, index) => store.acquire('go', takers[index]!, alive)),
+        stores.map(async (store, index) => await store.acquire('go', takers[index]!, alive)),
       );
       const winners = answers.filter((answer) => answer === null);
       expect(winners).toHaveLength(1);
@@ -133,13 +135,15 @@ export function runLeaseStoreSuite(name: string, fixture: LeaseStoreFixture): vo
 
     test('of many takers of a dead holder lease at once, exactly one takes it; the others see the winner', async () => {
       const stores = await Promise.all(Array.from({ length: 6 }, () => open()));
+      // Connected (and the store created) first, so the takers really meet at the row.
+      await Promise.all(stores.map(async (store) => await store.current('warm-up')));
       const gone = holderNamed('gone');
       await stores[0]!.acquire('go', gone, alive);
       const takers = stores.map((_, index) => holderNamed(`taker${index}`, `host${index}`));
       // Only the killed holder is dead: a taker that overwrote it is alive to everyone else.
       const isLive = (current: LeaseHolder): boolean => current.token !== gone.token;
       const answers = await Promise.all(
-        stores.map((store, index) => store.acquire('go', takers[index]!, isLive)),
+        stores.map(async (store, index) => await store.acquire('go', takers[index]!, isLive)),
       );
       expect(answers.filter((answer) => answer === null)).toHaveLength(1);
       const winner = takers[answers.indexOf(null)]!;
