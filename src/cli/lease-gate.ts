@@ -31,7 +31,7 @@ export async function acquireRunLease(
   run: string,
   env: FlowerConfig['env'],
   store: LeaseStore<LeaseAnswers> = sqliteLeaseStore(runDir),
-): Promise<LeaseClaim> {
+): Promise<LeaseClaim<LeaseAnswers>> {
   return await RunLease.acquire(store, run, leaseSettings(env));
 }
 
@@ -56,7 +56,7 @@ export function attachToHolder(
  * not say why it was cut) and makes the exit code 1.
  */
 export function reportLostLease(
-  lease: RunLease,
+  lease: RunLease<LeaseAnswers>,
   io: { stderr: { write(text: string): unknown } },
   code: number,
 ): number {

@@ -21,6 +21,7 @@ import {
   isPromiseLike,
   type LeaseAnswers,
   type LeaseHolder,
+  type LeaseResult,
   type LeaseStore,
 } from '../session/lease-store.js';
 import { SqliteLeaseStore } from '../session/sqlite-lease-store.js';
@@ -28,8 +29,9 @@ import { isRunning, processStartTime } from './run-processes.js';
 
 export type { LeaseAnswers, LeaseHolder, LeaseStore } from '../session/lease-store.js';
 
-/** What {@link RunLease.acquire} found. */
-export type LeaseClaim = { kind: 'acquired'; lease: RunLease } | { kind: 'held'; holder: LeaseHolder };
+/** What {@link RunLease.acquire} found (a lease answering as its store does). */
+export type LeaseClaim<A extends LeaseAnswers = 'sync'> =
+  { kind: 'acquired'; lease: RunLease<A> } | { kind: 'held'; holder: LeaseHolder };
 
 /** The lease store of a run directory with the SQLite default: a table in its `sessions.db`. */
 export function sqliteLeaseStore(runDir: string): LeaseStore {
@@ -71,8 +73,12 @@ function quietly(work: () => Maybe<void>): Maybe<void> {
   }
 }
 
-/** This process's lease on one run, renewed until released or lost. */
-export class RunLease {
+/**
+ * This process's lease on one run, renewed until released or lost. `A`: whether its store answers at once
+ * (`sync`, the bare name, as with SQLite) or through promises (`async`), and so `renew` and `release` too;
+ * `RunLease<LeaseAnswers>` is a lease of either kind.
+ */
+export class RunLease<A extends LeaseAnswers = 'sync'> {
   readonly run: string;
   readonly holder: LeaseHolder;
   readonly #store: LeaseStore<LeaseAnswers>;
@@ -105,10 +111,22 @@ export class RunLease {
    * closed). Once acquired, the lease renews itself every `heartbeatS` seconds until {@link release}.
    * Synchronous for a synchronous store; a promise for an asynchronous one.
    */
-  static acquire(store: LeaseStore<'sync'>, run: string, settings: LeaseSettings): LeaseClaim;
-  static acquire(store: LeaseStore<'async'>, run: string, settings: LeaseSettings): Promise<LeaseClaim>;
-  static acquire(store: LeaseStore<LeaseAnswers>, run: string, settings: LeaseSettings): Maybe<LeaseClaim>;
-  static acquire(store: LeaseStore<LeaseAnswers>, run: string, settings: LeaseSettings): Maybe<LeaseClaim> {
+  static acquire(store: LeaseStore<'sync'>, run: string, settings: LeaseSettings): LeaseClaim<'sync'>;
+  static acquire(
+    store: LeaseStore<'async'>,
+    run: string,
+    settings: LeaseSettings,
+  ): Promise<LeaseClaim<'async'>>;
+  static acquire(
+    store: LeaseStore<LeaseAnswers>,
+    run: string,
+    settings: LeaseSettings,
+  ): Maybe<LeaseClaim<LeaseAnswers>>;
+  static acquire(
+    store: LeaseStore<LeaseAnswers>,
+    run: string,
+    settings: LeaseSettings,
+  ): Maybe<LeaseClaim<LeaseAnswers>> {
     const now = Date.now();
     const self: LeaseHolder = {
       host: settings.host,
@@ -131,9 +149,9 @@ export class RunLease {
     } catch (error) {
       return failed(error);
     }
-    const claimed = (holder: LeaseHolder | null): Maybe<LeaseClaim> => {
+    const claimed = (holder: LeaseHolder | null): Maybe<LeaseClaim<LeaseAnswers>> => {
       if (holder !== null) return after(store.close(), (): LeaseClaim => ({ kind: 'held', holder }));
-      const lease = new RunLease(store, run, self, settings);
+      const lease = new RunLease<LeaseAnswers>(store, run, self, settings);
       lease.#start();
       return { kind: 'acquired', lease };
     };
@@ -160,7 +178,19 @@ export class RunLease {
    * store, else a promise that never rejects, and that resolves false at the latest when the stale time less
    * one heartbeat has passed since the last renewal (a store that does not answer cannot keep the lease).
    */
-  renew(now = Date.now()): Maybe<boolean> {
+  renew(now = Date.now()): LeaseResult<boolean, A> {
+    return this.#renew(now) as LeaseResult<boolean, A>;
+  }
+
+  /**
+   * Stops renewing and gives the lease back (only if still ours). Idempotent; with an asynchronous store a
+   * promise (the same one on every call) that resolves once the row is deleted and the store closed.
+   */
+  release(): LeaseResult<void, A> {
+    return this.#release() as LeaseResult<void, A>;
+  }
+
+  #renew(now: number): Maybe<boolean> {
     if (!this.held) return false;
     if (this.#renewing !== null) return this.#renewing;
     let answer: Maybe<boolean>;
@@ -178,11 +208,7 @@ export class RunLease {
     return pending;
   }
 
-  /**
-   * Stops renewing and gives the lease back (only if still ours). Idempotent; with an asynchronous store a
-   * promise (the same one on every call) that resolves once the row is deleted and the store closed.
-   */
-  release(): Maybe<void> {
+  #release(): Maybe<void> {
     if (this.#released) return this.#releasing ?? undefined;
     this.#released = true;
     this.#stop();
@@ -255,7 +281,7 @@ export class RunLease {
   }
 
   #start(): void {
-    this.#timer = setInterval(() => void this.renew(), this.#settings.heartbeatS * 1000);
+    this.#timer = setInterval(() => void this.#renew(Date.now()), this.#settings.heartbeatS * 1000);
     // Renewing must never keep a finished flower alive.
     this.#timer.unref();
   }

@@ -46,7 +46,7 @@ import { isGitWorkTree } from '../workbench/git-work-tree.js';
 import type { Workbench } from '../workbench/workbench.js';
 import type { HandoffPolicy } from './handoff-policy.js';
 import { endProcessesOf, OWN_TOKEN, RunProcesses } from './run-processes.js';
-import { leaseLostText, type RunLease } from './run-lease.js';
+import { leaseLostText, type LeaseAnswers, type RunLease } from './run-lease.js';
 import { unsandboxedWarning } from './session-sandbox.js';
 import { loopDeps, loopStart, startStep, tieAbort, type RunWiring } from './step-wiring.js';
 import { priceGuessWarning } from './price-warning.js';
@@ -106,7 +106,7 @@ export class Runtime {
   /** This process's record in `processes.json`: children to end after a crash, sessions it holds. */
   readonly #processes: RunProcesses;
   /** The run's lease when the caller took one: no step starts without it. */
-  readonly #lease: RunLease | null;
+  readonly #lease: RunLease<LeaseAnswers> | null;
   /** The workbench block last sent to each session (decisions.md D20). */
   readonly #indexSent = new Map<string, string>();
   /** The unsandboxed-shell warning is given once per runtime, at its first step. */

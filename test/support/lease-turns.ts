@@ -36,7 +36,7 @@ async function note(what: string): Promise<void> {
   await record.query('INSERT INTO lease_events (host, what) VALUES ($1, $2)', [settings.host, what]);
 }
 
-let lease: RunLease;
+let lease: RunLease<'async'>;
 for (;;) {
   const store = new PgLeaseStore({ location: env['LEASE_LOCATION']!, run: 'two-hosts' });
   const claim = await RunLease.acquire(store, 'go', settings);

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { holderNamed } from '../../test/support/lease-store-conformance.js';
 import { startPostgres, type PostgresServer } from '../../test/support/postgres-server.js';
 import { leaseSettings } from '../config/lease-settings.js';
-import { RunLease } from '../runtime/run-lease.js';
-import { PgLeaseStore } from './pg-lease-store.js';
+import { RunLease } from './run-lease.js';
+import { PgLeaseStore } from '../session/pg-lease-store.js';
 
 let server: PostgresServer;
 let database: string;
