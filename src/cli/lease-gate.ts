@@ -1,6 +1,6 @@
 /**
  * Taking a run's lease before a command drives it (docs/scaling.md): the lease row in the run directory's
- * `sessions.db`, named by what is driven (`go`, or `run:<target>`). Held by a live other process, the
+ * `sessions.db` (or the run's PostgreSQL store), named by what is driven (`go`, or `run:<target>`). Held by a live other process, the
  * command only shows where the run stands and how to ask it something, and runs nothing.
  *
  * @module
@@ -14,14 +14,25 @@ import {
   leaseLostText,
   RunLease,
   sqliteLeaseStore,
+  type LeaseAnswers,
   type LeaseClaim,
   type LeaseHolder,
+  type LeaseStore,
 } from '../runtime/run-lease.js';
 import { attachLines } from './attach-lines.js';
 
-/** Takes the lease of `run` in `runDir` (which must exist) with the settings of `env`. */
-export function acquireRunLease(runDir: string, run: string, env: FlowerConfig['env']): LeaseClaim {
-  return RunLease.acquire(sqliteLeaseStore(runDir), run, leaseSettings(env));
+/**
+ * Takes the lease of `run` with the settings of `env`: in `store` (the run's lease store, as
+ * `leaseStoreFor` opens it for a PostgreSQL run), by default in the `sessions.db` of `runDir` (which must
+ * exist).
+ */
+export async function acquireRunLease(
+  runDir: string,
+  run: string,
+  env: FlowerConfig['env'],
+  store: LeaseStore<LeaseAnswers> = sqliteLeaseStore(runDir),
+): Promise<LeaseClaim<LeaseAnswers>> {
+  return await RunLease.acquire(store, run, leaseSettings(env));
 }
 
 /**
@@ -45,7 +56,7 @@ export function attachToHolder(
  * not say why it was cut) and makes the exit code 1.
  */
 export function reportLostLease(
-  lease: RunLease,
+  lease: RunLease<LeaseAnswers>,
   io: { stderr: { write(text: string): unknown } },
   code: number,
 ): number {

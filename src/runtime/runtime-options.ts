@@ -12,7 +12,7 @@ import type { TrimPolicy } from '../session/trim-policy.js';
 import type { Workbench } from '../workbench/workbench.js';
 import type { HandoffPolicy } from './handoff-policy.js';
 import type { Resilience } from './resilience.js';
-import type { RunLease } from './run-lease.js';
+import type { LeaseAnswers, RunLease } from './run-lease.js';
 import type { RunRecords } from './run-records.js';
 import type { ResilienceSettings } from './resilience-settings.js';
 
@@ -60,7 +60,7 @@ export interface RuntimeOptions {
    * The run's lease, already acquired (docs/scaling.md): checked before every step, and when it is lost the
    * step in flight is aborted; released by `close()` and `rescue()`.
    */
-  lease?: RunLease | null;
+  lease?: RunLease<LeaseAnswers> | null;
   /**
    * Where the run's records (manifest rows) are written: `runRecordsFor(runDir, pg)`; the run directory's
    * `manifest.json` by default. With PostgreSQL records the rows are written in order in the background:

@@ -48,7 +48,7 @@ import { isGitWorkTree } from '../workbench/git-work-tree.js';
 import type { Workbench } from '../workbench/workbench.js';
 import type { HandoffPolicy } from './handoff-policy.js';
 import { endProcessesOf, OWN_TOKEN, RunProcesses } from './run-processes.js';
-import { leaseLostText, type RunLease } from './run-lease.js';
+import { leaseLostText, type LeaseAnswers, type RunLease } from './run-lease.js';
 import { unsandboxedWarning } from './session-sandbox.js';
 import { loopDeps, loopStart, startStep, tieAbort, type RunWiring } from './step-wiring.js';
 import { priceGuessWarning } from './price-warning.js';
@@ -110,7 +110,7 @@ export class Runtime {
   /** This process's record in `processes.json`: children to end after a crash, sessions it holds. */
   readonly #processes: RunProcesses;
   /** The run's lease when the caller took one: no step starts without it. */
-  readonly #lease: RunLease | null;
+  readonly #lease: RunLease<LeaseAnswers> | null;
   /** The workbench block last sent to each session (decisions.md D20). */
   readonly #indexSent = new Map<string, string>();
   /** The tail of the record writes to an asynchronous store (PostgreSQL): each starts after the last. */
@@ -209,6 +209,15 @@ export class Runtime {
     return this.store.lastContext(this.projectKey, sessionId);
   }
 
+  #refuseIfBusy(): void {
+    if (this.#current !== null) {
+      throw new FlowerError(
+        'RUNTIME_BUSY',
+        'This runtime is already running a step; run steps one after another.',
+      );
+    }
+  }
+
   /** Dollars spent by this process's finished steps, rounded to 4 decimals. */
   totalCost(): number {
     return Math.round(this.#spent() * 10_000) / 10_000;
@@ -220,15 +229,17 @@ export class Runtime {
    * with `NOT_A_GIT_REPO` when the spec's workers want isolation outside a git work tree (nothing spent).
    */
   async run(spec: AgentSpec, prompt: string, options: RunOptions = {}): Promise<StepResult> {
-    if (this.#current !== null) {
-      throw new FlowerError(
-        'RUNTIME_BUSY',
-        'This runtime is already running a step; run steps one after another.',
-      );
-    }
+    this.#refuseIfBusy();
     this.#prepareIsolation(spec);
     // Renewed (and so checked) right before the step: a lease lost meanwhile stops here, before any turn.
-    if (this.#lease !== null && !this.#lease.renew()) throw this.#leaseLost();
+    // A server-backed lease answers through a promise; SQLite's at once, so nothing waits there.
+    const renewed = this.#lease?.renew() ?? true;
+    if (typeof renewed !== 'boolean') {
+      const held = await renewed;
+      // Another step may have started while the server answered.
+      this.#refuseIfBusy();
+      if (!held) throw this.#leaseLost();
+    } else if (!renewed) throw this.#leaseLost();
     this.#claimResume(options.resume ?? null);
     const wiring = this.#wiring();
     const step = startStep(spec, options, wiring);
@@ -305,7 +316,8 @@ export class Runtime {
         step.controller.abort();
       }
       this.#persist(null);
-      this.#lease?.release();
+      // A server-backed lease finishes giving itself back in the background (its promise never rejects).
+      void this.#lease?.release();
       this.#processes.leave();
     } catch {
       // A rescue runs while the process is dying; there is nobody left to tell.
@@ -321,7 +333,8 @@ export class Runtime {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#lease?.release();
+    // Never rejects; a command that must see the row gone awaits `lease.release()` itself.
+    void this.#lease?.release();
     this.#processes.leave();
     try {
       this.store.close();

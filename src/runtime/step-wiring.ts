@@ -22,7 +22,7 @@ import { fitPrompt } from './oversized-prompt.js';
 import type { Resilience } from './resilience.js';
 import type { LoopDeps, LoopStart } from './run-loop.js';
 import { OWN_TOKEN, type RunProcesses } from './run-processes.js';
-import { leaseLostText, type RunLease } from './run-lease.js';
+import { leaseLostText, type LeaseAnswers, type RunLease } from './run-lease.js';
 import type { RunOptions } from './runtime-options.js';
 import { attemptOptions, wantedModel, type AttemptContext } from './runtime-setup.js';
 import type { PriceTable } from './price-table.js';
@@ -51,7 +51,7 @@ export interface RunWiring {
   /** The process's run id (parking records carry it). */
   runId: string;
   /** The run's lease when the caller took one: renewed after every tool call. */
-  lease: RunLease | null;
+  lease: RunLease<LeaseAnswers> | null;
   /** The runtime's fixed part of every attempt's options. */
   attemptContext(): AttemptContext;
   /** The runtime's own callbacks, read when called: a caller may set them while the step runs. */
@@ -145,7 +145,7 @@ export function loopDeps(
 }
 
 /** Every child a run starts is tied to this process and recorded (see `tiedSpawn`); the lease is checked. */
-function tie(options: Options, processes: RunProcesses, lease: RunLease | null): Options {
+function tie(options: Options, processes: RunProcesses, lease: RunLease<LeaseAnswers> | null): Options {
   options.spawnClaudeCodeProcess = tiedSpawn({
     token: OWN_TOKEN,
     onSpawn: (pid) => processes.addChild(pid),
@@ -161,12 +161,13 @@ function tie(options: Options, processes: RunProcesses, lease: RunLease | null):
  * sends the result, never asks for the next turn (the heartbeat alone could be up to one interval late,
  * and a `continue: false` answer still lets that request go out).
  */
-function checkLeaseAfterTools(options: Options, lease: RunLease): void {
-  const check: HookCallback = (_input, _toolUseId, { signal }) => {
-    // renew() tells the onLost listener, which ends Claude Code and aborts the step.
-    if (lease.renew()) return Promise.resolve({});
+function checkLeaseAfterTools(options: Options, lease: RunLease<LeaseAnswers>): void {
+  const check: HookCallback = async (_input, _toolUseId, { signal }) => {
+    // renew() tells the onLost listener, which ends Claude Code and aborts the step. A server-backed lease
+    // answers through a promise: the tool's result waits for it.
+    if (await lease.renew()) return {};
     const stop = { continue: false, stopReason: leaseLostText(lease.lostTo) };
-    return new Promise((resolve) => {
+    return await new Promise((resolve) => {
       if (signal.aborted) resolve(stop);
       else signal.addEventListener('abort', () => resolve(stop), { once: true });
     });

@@ -132,14 +132,14 @@ export async function goCommand(
   // Claimed under the lock before anything is changed (`--new` archives): of two starts, one attaches.
   // Claiming writes processes.json, the first file of a new run directory: it must ignore itself first.
   // The lease first: it is what another host sees too (docs/scaling.md).
-  const claim = acquireRunLease(directory, 'go', config.env);
+  const claim = await acquireRunLease(directory, 'go', config.env);
   if (claim.kind === 'held') {
     await dashboard?.close();
     return attachToHolder(claim.holder, directory, startup.renderer, lang);
   }
   const holder = processes.enter({ go: true });
   if (holder !== null) {
-    claim.lease.release();
+    await claim.lease.release();
     await dashboard?.close();
     return attach(holder, directory, startup.renderer, lang);
   }
@@ -184,6 +184,8 @@ export async function goCommand(
       started,
       json: options.json === true,
     });
+    // The runtime began giving the lease back when it closed; a server-backed store ends that here.
+    await claim.lease.release();
     return reportLostLease(claim.lease, io, code);
   } finally {
     await dashboard?.close();

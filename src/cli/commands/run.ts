@@ -33,7 +33,7 @@ export async function runCommand(
   // One driver per workflow and run directory, on this host or another (docs/scaling.md).
   const runDir = resolve(io.cwd, globals.runDir ?? join(globals.workspace, 'runs'));
   createRunDirectory(runDir);
-  const claim = acquireRunLease(runDir, `run:${target}`, startup.config.env);
+  const claim = await acquireRunLease(runDir, `run:${target}`, startup.config.env);
   if (claim.kind === 'held') {
     return attachToHolder(claim.holder, runDir, startup.renderer, startup.config.lang);
   }
@@ -52,5 +52,7 @@ export async function runCommand(
     json: options.json === true,
     noTtyWarning: 'warn.noTtyRun',
   });
+  // The runtime began giving the lease back when it closed; a server-backed store ends that here.
+  await claim.lease.release();
   return reportLostLease(claim.lease, io, code);
 }
