@@ -34,6 +34,8 @@ const ZH_HELP: Readonly<Record<string, string>> = {
     '显示子代理的文字、工具结果、任务简报和生效的配置',
   'enable the workbench (ignored if the workflow has its own)': '启用工作台(工作流自带工作台时忽略)',
   'on resume, swap old large tool results for file pointers': '恢复会话时,把旧的大工具结果换成文件指针',
+  'where transcripts are kept: postgres://user:password@host/db (default: FLOWER_STORE, else sessions.db)':
+    '会话记录存放处:postgres://user:password@host/db(默认:FLOWER_STORE,否则 sessions.db)',
   [[
     '',
     'A request without a command runs `go`: flower "build me an X" = flower go "build me an X".',

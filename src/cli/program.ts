@@ -220,7 +220,11 @@ function declareGlobals(program: Command) {
     .option('-r, --run-dir <dir>', 'session store and run manifest (default: <workspace>/runs)')
     .option('-v, --verbose', 'show subagent text, tool results, task briefs and effective config')
     .option('-W, --workbench', 'enable the workbench (ignored if the workflow has its own)')
-    .option('-T, --trim', 'on resume, swap old large tool results for file pointers');
+    .option('-T, --trim', 'on resume, swap old large tool results for file pointers')
+    .option(
+      '--store <location>',
+      'where transcripts are kept: postgres://user:password@host/db (default: FLOWER_STORE, else sessions.db)',
+    );
 }
 
 /** Declares `go`'s argument and options; {@link GoOptions} is inferred from here. */

@@ -65,7 +65,7 @@ export function pgSchemaStatements(schema: string): string[] {
  * concurrent identical statement (both see "absent", one fails on the catalogue's unique index), and several
  * flower processes on several hosts may open a fresh database at once.
  */
-const SCHEMA_LOCK = 0x464c5752; // "FLWR"
+export const SCHEMA_LOCK = 0x464c5752; // "FLWR"
 
 /** Creates the schema and its tables unless they exist, in one transaction under {@link SCHEMA_LOCK}. */
 export async function preparePgSchema(client: ClientBase, schema: string): Promise<void> {

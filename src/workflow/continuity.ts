@@ -27,19 +27,30 @@ export interface Continuity {
  * splits the remembered sessions into those to resume and those gone. Returns null when `rt` has no run
  * directory or workspace (continuity needs both). Lineage notices (moved, reset, quarantined) go to `warn`.
  */
-export function openContinuity(
+export async function openContinuity(
   rt: RuntimeLike,
   ctx: Ctx,
   warn: (code: WarningCode, text: string) => void,
   options: { lang: Lang; uiErrors: string[] },
-): Continuity | null {
+): Promise<Continuity | null> {
   if (rt.runDir === undefined || rt.workspace === undefined) return null;
   const store = rt.store;
+  // A store on a server re-keys asynchronously: the lineage opens at once, and the move is awaited here,
+  // before any session of the new key is looked for (docs/decisions.md D430).
+  const moving: Array<Promise<unknown>> = [];
+  const rekeyStore = (from: string, to: string): unknown => {
+    const moved = store?.rekey(from, to);
+    if (moved instanceof Promise) moving.push(moved);
+    return moved;
+  };
   // A workspace that moved with its run directory keeps its sessions: they move to the new project key.
   const lineage = Lineage.open(rt.runDir, rt.workspace, {
     lang: options.lang,
-    ...(store === undefined ? {} : { rekeyStore: (from: string, to: string) => store.rekey(from, to) }),
+    ...(store === undefined ? {} : { rekeyStore }),
   });
+  for (const failed of await Promise.allSettled(moving)) {
+    if (failed.status === 'rejected') options.uiErrors.push(`rekey: ${errorText(failed.reason)}`);
+  }
   for (const notice of lineage.notices) warn(notice.code, notice.text);
   ctx._lineage = lineage;
   ctx._woke = lineage.bump();
@@ -48,7 +59,7 @@ export function openContinuity(
   const gone = new Map<string, string>();
   for (const [name, sessionId] of Object.entries(lineage.steps)) {
     if (sessionId === '') continue;
-    if (isAlive(rt, sessionId, options.uiErrors)) {
+    if (await isAlive(rt, sessionId, options.uiErrors)) {
       carry.set(name, sessionId);
       sessions[name] ??= sessionId;
     } else {
@@ -58,11 +69,11 @@ export function openContinuity(
   return { lineage, carry, gone };
 }
 
-function isAlive(rt: RuntimeLike, sessionId: string, uiErrors: string[]): boolean {
+async function isAlive(rt: RuntimeLike, sessionId: string, uiErrors: string[]): Promise<boolean> {
   // Without a way to check, trust the lineage (docs/workflows.md): the SDK reports a missing session itself.
   if (typeof rt.hasSession !== 'function') return true;
   try {
-    return rt.hasSession(sessionId);
+    return await rt.hasSession(sessionId);
   } catch (error) {
     // An unreadable store cannot resume anything; starting fresh (with the warning) is the safe side.
     uiErrors.push(`hasSession(${sessionId}): ${errorText(error)}`);

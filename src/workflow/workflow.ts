@@ -96,7 +96,7 @@ export class Workflow {
     try {
       const ctx = this.#prepare(rt, sink, options.signal);
       const continuity = this.continuous
-        ? openContinuity(rt, ctx, (code, text) => sink?.(warningEvent(code, text, null)), {
+        ? await openContinuity(rt, ctx, (code, text) => sink?.(warningEvent(code, text, null)), {
             lang: contextLang(ctx),
             uiErrors: this.uiErrors,
           })
