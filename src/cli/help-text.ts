@@ -111,8 +111,7 @@ const ZH_HELP: Readonly<Record<string, string>> = {
   'Pack the run of a folder (transcripts, manifest, lineage, notes, workbench) into one .tar.gz':
     '把某个目录的运行(对话记录、清单、谱系、笔记、工作台)打包成一个 .tar.gz',
   'the .tar.gz to write (must not exist)': '要写出的 .tar.gz(不能已存在)',
-  'move the run into a PostgreSQL store instead (not available yet)':
-    '改为把运行移进 PostgreSQL 存储(尚未提供)',
+  "copy the run's transcripts into a PostgreSQL store instead": '改为把运行的会话记录复制进 PostgreSQL 存储',
   'Unpack a run that flower export wrote into -w DIR (default: here) and make it resumable there':
     '把 flower export 写出的运行解包到 -w 目录(默认:当前目录),并让它在那里可以续跑',
   'the .tar.gz flower export wrote': 'flower export 写出的 .tar.gz',

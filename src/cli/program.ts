@@ -330,8 +330,8 @@ function declareExport<Globals extends OptionValues>(command: NewSubcommand<Glob
       'Pack the run of a folder (transcripts, manifest, lineage, notes, workbench) into one .tar.gz',
     )
     .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
-    .requiredOption('-o, --output <file>', 'the .tar.gz to write (must not exist)')
-    .option('--to <url>', 'move the run into a PostgreSQL store instead (not available yet)');
+    .option('-o, --output <file>', 'the .tar.gz to write (must not exist)')
+    .option('--to <url>', "copy the run's transcripts into a PostgreSQL store instead");
 }
 
 /** Declares `status`'s argument and options; {@link StatusOptions} is inferred from here. */

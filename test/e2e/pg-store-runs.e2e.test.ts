@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { projectKey } from '../../src/agent/project-key.js';
+import { readManifest } from '../../src/runtime/manifest.js';
 import { PgSessionStore } from '../../src/session/pg-session-store.js';
 import { SqliteSessionStore } from '../../src/session/sqlite-session-store.js';
 import {
@@ -86,6 +87,11 @@ function localProjects(runDir: string): string[] {
   } finally {
     store.close();
   }
+}
+
+/** The sessions the run directory's manifest names. */
+function localSessions(runDir: string): string[] {
+  return readManifest(runDir).map((row) => String(row.session_id));
 }
 
 describe('flower once --store postgres://… (e2e)', () => {
@@ -168,6 +174,48 @@ describe('flower once --store postgres://… (e2e)', () => {
       if (item.location.startsWith('postgres')) expect(run.stderr).toContain('***');
       expect(run.stderr + run.stdout).not.toContain(item.secret);
       expect(existsSync(join(scratch.dir, args[1]!, 'runs')), args.join(' ')).toBe(false);
+    }
+  });
+});
+
+describe('flower export --to postgres://… (e2e)', () => {
+  test("copies a SQLite run's transcripts into the server, where once --resume --store finds the session", async () => {
+    const cli = await flowerCli((request: FakeRequest): FakeResponse =>
+      JSON.stringify(request.body.messages).includes('which colour')
+        ? message([text('teal')])
+        : message([text('noted')]),
+    );
+    try {
+      const { scratch } = cli;
+      const location = await secretLocation('exported_run');
+      const first = await cli.run(['once', 'remember the colour teal']);
+      expect(first.exitCode, first.stderr).toBe(0);
+      const runDir = join(scratch.workspace, 'runs');
+      const [sessionId] = localSessions(runDir);
+      expect(sessionId).toBeDefined();
+
+      const exported = await cli.run(['export', '--to', location]);
+      expect(exported.exitCode, exported.stderr).toBe(0);
+      expect(exported.stdout).toContain(`Copied 1 session(s)`);
+      expect(exported.stdout).toContain(`${SECRET_USER}:***@`);
+      expect(await serverSessions(location, scratch.workspace)).toEqual([sessionId]);
+      // Again: what the server holds is left alone, never merged.
+      const again = await cli.run(['export', '--to', location]);
+      expect(again.stdout).toContain('Copied 0 session(s)');
+      expect(again.stdout).toContain('1 already there, left alone');
+
+      // The local transcript goes: the session now lives in the server only.
+      rmSync(join(runDir, 'sessions.db'));
+      rmSync(join(runDir, 'claude', 'projects'), { recursive: true, force: true });
+      const resumed = await cli.run(['once', '--resume', sessionId!, '--store', location, 'which colour?']);
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toBe('teal');
+      expect(JSON.stringify(cli.server.calls.at(-1)?.body.messages)).toContain('remember the colour teal');
+      const printed = [first, exported, again, resumed].flatMap((run) => [run.stdout, run.stderr]).join('\n');
+      expect(printed).not.toContain(SECRET_PASSWORD);
+      expect(filesHolding(scratch.dir, SECRET_PASSWORD)).toEqual([]);
+    } finally {
+      await cli.close();
     }
   });
 });
