@@ -72,6 +72,8 @@ export type { TerminalRenderer, TerminalRendererOptions } from './render/termina
 
 export { Runtime } from './runtime/runtime.js';
 export type { RunOptions, RuntimeOptions } from './runtime/runtime.js';
+export { openRunStores, runNameFor } from './runtime/run-stores.js';
+export type { OpenRunStoresOptions, RunStores } from './runtime/run-stores.js';
 // durationS stays public: it is how a caller gets a StepResult's duration rounded as the manifest writes it.
 export { durationS } from './runtime/step-result.js';
 export type { StepResult } from './runtime/step-result.js';
@@ -196,6 +198,8 @@ export type { SqliteSessionStoreOptions } from './session/sqlite-session-store.j
 export type { FlowerSessionStore } from './session/flower-session-store.js';
 export { PgSessionStore } from './session/pg-session-store.js';
 export type { PgSessionStoreOptions } from './session/pg-session-store.js';
+export { PgFlowerStore } from './session/pg-flower-store.js';
+export type { PgFlowerStoreOptions } from './session/pg-flower-store.js';
 export { emptyLoadReport } from './session/load-report.js';
 export type { LoadReport } from './session/load-report.js';
 export { TrimmingSessionStore } from './session/trimming-session-store.js';

@@ -137,6 +137,9 @@ function childEnvironment(spec: AgentSpec, context: BuildOptionsContext): Record
     context.onWarning?.('owned_env_ignored', ignored.join(', '));
   }
   Object.assign(env, spec.compact?.env() ?? {});
+  // The session store's location may carry a database password, and Claude Code never needs it: the
+  // agent's tools must not be able to print it (docs/decisions.md D432).
+  delete env['FLOWER_STORE'];
   if (context.runDir !== undefined) {
     const temporary = join(context.runDir, 'tmp');
     env['CLAUDE_CONFIG_DIR'] = join(context.runDir, 'claude');

@@ -29,7 +29,7 @@ function rewrite(...argv: string[]): string[] {
 
 describe('rewriteSetsOf', () => {
   test('derives the flag sets from the declared top-level options', () => {
-    expect([...sets.valueOptions].sort()).toEqual(['--run-dir', '--workspace', '-r', '-w']);
+    expect([...sets.valueOptions].sort()).toEqual(['--run-dir', '--store', '--workspace', '-r', '-w']);
     expect([...sets.bareFlags].sort()).toEqual([
       '--help',
       '--trim',

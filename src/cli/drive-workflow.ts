@@ -200,7 +200,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
     startup.output.redirect(null);
     startup.footer?.attach(null);
     teed.close();
-    runtime.close();
+    await runtime.close();
     failures.flush();
   }
   // Quit by Ctrl-C (or killed by a signal): the rescue wrote the row; nothing more is said.

@@ -34,6 +34,8 @@ const ZH_HELP: Readonly<Record<string, string>> = {
     '显示子代理的文字、工具结果、任务简报和生效的配置',
   'enable the workbench (ignored if the workflow has its own)': '启用工作台(工作流自带工作台时忽略)',
   'on resume, swap old large tool results for file pointers': '恢复会话时,把旧的大工具结果换成文件指针',
+  'where transcripts are kept: postgres://user:password@host/db (default: FLOWER_STORE, else sessions.db)':
+    '会话记录存放处:postgres://user:password@host/db(默认:FLOWER_STORE,否则 sessions.db)',
   [[
     '',
     'A request without a command runs `go`: flower "build me an X" = flower go "build me an X".',
@@ -120,8 +122,7 @@ const ZH_HELP: Readonly<Record<string, string>> = {
   'Pack the run of a folder (transcripts, manifest, lineage, notes, workbench) into one .tar.gz':
     '把某个目录的运行(对话记录、清单、谱系、笔记、工作台)打包成一个 .tar.gz',
   'the .tar.gz to write (must not exist)': '要写出的 .tar.gz(不能已存在)',
-  'move the run into a PostgreSQL store instead (not available yet)':
-    '改为把运行移进 PostgreSQL 存储(尚未提供)',
+  "copy the run's transcripts into a PostgreSQL store instead": '改为把运行的会话记录复制进 PostgreSQL 存储',
   'Unpack a run that flower export wrote into -w DIR (default: here) and make it resumable there':
     '把 flower export 写出的运行解包到 -w 目录(默认:当前目录),并让它在那里可以续跑',
   'the .tar.gz flower export wrote': 'flower export 写出的 .tar.gz',

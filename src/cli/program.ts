@@ -237,7 +237,11 @@ function declareGlobals(program: Command) {
     .option('-r, --run-dir <dir>', 'session store and run manifest (default: <workspace>/runs)')
     .option('-v, --verbose', 'show subagent text, tool results, task briefs and effective config')
     .option('-W, --workbench', 'enable the workbench (ignored if the workflow has its own)')
-    .option('-T, --trim', 'on resume, swap old large tool results for file pointers');
+    .option('-T, --trim', 'on resume, swap old large tool results for file pointers')
+    .option(
+      '--store <location>',
+      'where transcripts are kept: postgres://user:password@host/db (default: FLOWER_STORE, else sessions.db)',
+    );
 }
 
 /** Declares `go`'s argument and options; {@link GoOptions} is inferred from here. */
@@ -343,8 +347,8 @@ function declareExport<Globals extends OptionValues>(command: NewSubcommand<Glob
       'Pack the run of a folder (transcripts, manifest, lineage, notes, workbench) into one .tar.gz',
     )
     .argument('[dir]', 'the workspace or its run directory (default: -w, else the current directory)')
-    .requiredOption('-o, --output <file>', 'the .tar.gz to write (must not exist)')
-    .option('--to <url>', 'move the run into a PostgreSQL store instead (not available yet)');
+    .option('-o, --output <file>', 'the .tar.gz to write (must not exist)')
+    .option('--to <url>', "copy the run's transcripts into a PostgreSQL store instead");
 }
 
 /** Declares `status`'s argument and options; {@link StatusOptions} is inferred from here. */

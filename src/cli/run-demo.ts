@@ -126,7 +126,7 @@ async function runDemoIn(
   const lang = config.lang;
 
   const starter = buildStarter(DEMO_REQUEST, { workspace: folder.workspace, timeoutS: QUESTION_TIMEOUT_S });
-  const runtime = commandRuntime(config, demoGlobals, demoContext, {
+  const runtime = await commandRuntime(config, demoGlobals, demoContext, {
     trim: true,
     handoff: new HandoffPolicy({ window: DEMO_WINDOW, env: config.env }),
     budgetUsd: null,

@@ -18,6 +18,7 @@ import { useColor } from './cli-io.js';
 import { spentBudgetLine } from './spent-budget.js';
 import type { CommandContext } from './command-context.js';
 import { ensureCredentials } from './ensure-credentials.js';
+import { openCommandStores, withCommandStore } from './command-stores.js';
 import { createOutputRelay, type OutputRelay } from './output-relay.js';
 import { createStatusFooter, type StatusFooter } from './status-footer.js';
 import { quietRetries } from './quiet-retries.js';
@@ -85,27 +86,34 @@ export async function startRunCommand(
   return { config: ensured, renderer, output, footer, color };
 }
 
-/** The Runtime a command drives: workspace and run directory from the global options, test overrides applied. */
-export function commandRuntime(
+/**
+ * The Runtime a command drives: workspace and run directory from the global options, test overrides applied.
+ * A store on a server is opened and checked here, before the runtime writes anything (command-stores.ts);
+ * the SQLite default is opened by the runtime.
+ */
+export async function commandRuntime(
   config: FlowerConfig,
   globals: GlobalOptions,
   context: CommandContext,
   extra: Partial<RuntimeOptions> = {},
-): Runtime {
+): Promise<Runtime> {
   const { io } = context;
+  const trim = extra.trim ?? globals.trim === true;
+  const opened = await openCommandStores(config, globals, io, { trim });
   const runtime = new Runtime({
     workspace: resolve(io.cwd, globals.workspace),
     ...(globals.runDir === undefined ? {} : { runDir: resolve(io.cwd, globals.runDir) }),
-    config,
+    config: withCommandStore(config, globals),
     trim: globals.trim === true,
     ...(context.backend ? { backend: context.backend } : {}),
     ...(context.resilience ? { resilience: context.resilience } : {}),
     ...extra,
+    ...(opened === null ? {} : { store: opened.sessions }),
   });
   // The run stopped at its budget last time: nothing starts until the budget is raised.
   const spent = spentBudgetLine(runtime.runDir, runtime.budgetUsd, config.lang);
   if (spent !== null) {
-    runtime.close();
+    await runtime.close();
     throw new FlowerError('BUDGET_EXHAUSTED', spent);
   }
   return runtime;

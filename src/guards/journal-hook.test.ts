@@ -20,7 +20,14 @@ const options = { signal: new AbortController().signal };
 describe('journalHooks', () => {
   test('records every call before answering, and leaves the decision to the other hooks', async () => {
     const recorded: RecordedCall[] = [];
-    const hooks = journalHooks({ record: (call) => recorded.push(call) }, () => 42);
+    const hooks = journalHooks(
+      {
+        record: (call) => {
+          recorded.push(call);
+        },
+      },
+      () => 42,
+    );
     expect(hooks.PreToolUse).toHaveLength(1);
     expect(hooks.PreToolUse![0]!.matcher).toBeUndefined();
     const callback = hooks.PreToolUse![0]!.hooks[0]!;
@@ -39,10 +46,34 @@ describe('journalHooks', () => {
 
   test('passes without recording a call it could not match to a transcript', async () => {
     const recorded: RecordedCall[] = [];
-    const callback = journalHooks({ record: (call) => recorded.push(call) }).PreToolUse![0]!.hooks[0]!;
+    const callback = journalHooks({
+      record: (call) => {
+        recorded.push(call);
+      },
+    }).PreToolUse![0]!.hooks[0]!;
     await callback(preToolUse({ session_id: '' }), undefined, options);
     await callback(preToolUse({ tool_use_id: '' }), undefined, options);
     expect(recorded).toEqual([]);
+  });
+
+  test('a journal on a server: the answer waits until the row is written', async () => {
+    let written: () => void = () => undefined;
+    const order: string[] = [];
+    const callback = journalHooks({
+      record: () =>
+        new Promise<void>((done) => {
+          written = () => {
+            order.push('written');
+            done();
+          };
+        }),
+    }).PreToolUse![0]!.hooks[0]!;
+    const answer = callback(preToolUse({}), 'toolu_1', options).then(() => order.push('answered'));
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    written();
+    await answer;
+    expect(order).toEqual(['written', 'answered']);
   });
 
   test('a journal that cannot be written does not block the call', async () => {

@@ -20,9 +20,12 @@ export interface RecordedCall {
   startedAt: number;
 }
 
-/** Where the hook writes: synchronously, returning only once the call is durable. */
+/**
+ * Where the hook writes, returning (or resolving, for a journal on a database server) only once the call is
+ * durable.
+ */
 export interface CallRecorder {
-  record(call: RecordedCall): void;
+  record(call: RecordedCall): void | Promise<void>;
 }
 
 /**
@@ -32,17 +35,18 @@ export interface CallRecorder {
  * run.
  */
 export function journalHooks(recorder: CallRecorder, now: () => number = Date.now): HooksConfig {
-  const callback: HookCallback = (
+  const callback: HookCallback = async (
     input: HookInput,
     toolUseId: string | undefined,
   ): Promise<HookJSONOutput> => {
     try {
       const call = recordedCall(input, toolUseId, now);
-      if (call !== null) recorder.record(call);
+      // Awaited: the tool may not run before its row is durable, wherever the journal lives.
+      if (call !== null) await recorder.record(call);
     } catch {
       // Fail-open, as documented above.
     }
-    return Promise.resolve({});
+    return {};
   };
   return { PreToolUse: [{ hooks: [callback] }] };
 }

@@ -49,7 +49,7 @@ describe('events leave the runtime complete', () => {
       });
       expect(result.ok).toBe(true);
     } finally {
-      runtime.close();
+      void runtime.close();
     }
     expect(runtime.uiErrors).toEqual([]);
 

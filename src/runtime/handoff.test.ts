@@ -25,7 +25,7 @@ beforeEach(() => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'flower-handoff-')));
 });
 afterEach(() => {
-  for (const runtime of runtimes.splice(0)) runtime.close();
+  for (const runtime of runtimes.splice(0)) void runtime.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

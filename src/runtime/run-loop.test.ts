@@ -23,7 +23,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  for (const runtime of runtimes) runtime.close();
+  for (const runtime of runtimes) void runtime.close();
   runtimes = [];
   rmSync(dir, { recursive: true, force: true });
 });

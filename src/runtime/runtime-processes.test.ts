@@ -70,7 +70,7 @@ describe('Runtime and processes.json', () => {
     expect(records(runDir).map((record) => [record.pid, record.sessions])).toEqual([
       [process.pid, ['sess-busy']],
     ]);
-    runtime.close();
+    void runtime.close();
     expect(records(runDir)).toEqual([]);
   });
 
@@ -82,6 +82,6 @@ describe('Runtime and processes.json', () => {
       'sess-new',
     ]);
     expect(typeof backend.requests[0]?.options.spawnClaudeCodeProcess).toBe('function');
-    runtime.close();
+    void runtime.close();
   });
 });

@@ -99,7 +99,7 @@ describe('Runtime', () => {
       expect(result.ok).toBe(true);
       expect(result.text).toBe('Done.');
     } finally {
-      runtime.close();
+      void runtime.close();
     }
   });
 
@@ -209,7 +209,7 @@ describe('Runtime', () => {
         agentSpec({ name: 'judge', instructions: '', allowedTools, mcpServers: { human } }),
         'x',
       );
-      runtime.close();
+      void runtime.close();
       const gate = backend.requests[0]?.options.hooks?.PreToolUse?.find((m) => m.matcher === undefined)
         ?.hooks[0];
       return async (tool: string) =>
@@ -418,7 +418,7 @@ describe('Runtime cost on resume', () => {
     ]);
     const step = await runtime.run(spec, 'again', { resume: 'old' });
     expect(step.costUsd).toBeCloseTo(0.04);
-    runtime.close();
+    void runtime.close();
   });
 
   test('counts the whole total of a session that saved none', async () => {
@@ -426,6 +426,6 @@ describe('Runtime cost on resume', () => {
     const runtime = new Runtime({ workspace, config, backend });
     const step = await runtime.run(spec, 'again', { resume: 'missing' });
     expect(step.costUsd).toBeCloseTo(0.44);
-    runtime.close();
+    void runtime.close();
   });
 });

@@ -21,12 +21,11 @@ import { FlowerError } from '../errors.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { errorText } from '../internal/error-text.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
-import { PrunePolicy } from '../session/prune-policy.js';
-import { PruningSessionStore } from '../session/pruning-session-store.js';
-import { TrimmingSessionStore } from '../session/trimming-session-store.js';
+import { storeSetting } from '../config/store-settings.js';
 import type { RunOptions, RuntimeOptions } from './runtime-options.js';
 import { prepareDirectory } from './prepare-directory.js';
 import { createRunDirectory } from './run-directory.js';
+import { journalOf, openRunStores, spillsOf } from './run-stores.js';
 import { completeAbandonedRows } from './abandoned-rows.js';
 import { STALL_PREFIX } from './classify-error.js';
 import { eventStream } from './event-stream.js';
@@ -165,15 +164,21 @@ export class Runtime {
     this.#backend = options.backend ?? new ClaudeSdkBackend();
     this.#portable = options.portable ?? true;
     this.handoff = handoffFrom(options.handoff, config.env);
+    // The store the configuration names (`FLOWER_STORE`), else `<runDir>/sessions.db`: one opener for every
+    // run (run-stores.ts). The CLI opens and checks it itself, before anything is written, and passes it in.
     this.store =
       options.store ??
-      new PruningSessionStore(join(this.runDir, 'sessions.db'), this.workspace, {
-        trim: options.trim ?? false,
-        ephemeral: options.ephemeral ?? true,
-        prune: new PrunePolicy({ keepDenials: options.keepDenials ?? 1 }),
-        journal: true,
-        deferSpills: true,
-      });
+      openRunStores({
+        runDir: this.runDir,
+        workspace: this.workspace,
+        location: storeSetting(config.env),
+        env: config.env,
+        layers: {
+          trim: options.trim ?? false,
+          ephemeral: options.ephemeral ?? true,
+          keepDenials: options.keepDenials ?? 1,
+        },
+      }).sessions;
   }
 
   /**
@@ -199,13 +204,16 @@ export class Runtime {
     return projectKey(this.workspace);
   }
 
-  /** True when the store holds `sessionId` under this workspace's key (one index lookup). */
-  hasSession(sessionId: string): boolean {
+  /**
+   * True when the store holds `sessionId` under this workspace's key (one index lookup). A promise when the
+   * store is on a server (docs/decisions.md D430): await it.
+   */
+  hasSession(sessionId: string): boolean | Promise<boolean> {
     return this.store.hasSession(this.projectKey, sessionId);
   }
 
-  /** The session's last main-thread context in tokens, or 0. */
-  contextOf(sessionId: string): number {
+  /** The session's last main-thread context in tokens, or 0 (a promise when the store is on a server). */
+  contextOf(sessionId: string): number | Promise<number> {
     return this.store.lastContext(this.projectKey, sessionId);
   }
 
@@ -323,21 +331,31 @@ export class Runtime {
       // A rescue runs while the process is dying; there is nobody left to tell.
     }
     try {
-      this.store.checkpoint();
+      // A store on a server has no log to fold; its answer (a promise) is not waited for while dying.
+      void Promise.resolve(this.store.checkpoint()).catch(() => undefined);
     } catch {
       // Best effort: the WAL file still holds everything.
     }
   }
 
-  /** Closes the session store (after a checkpoint). Idempotent. */
-  close(): void {
+  /**
+   * Closes the session store (after a checkpoint). Idempotent. A store on a server closes asynchronously,
+   * after its pending writes: the promise then returned settles when it is closed, and never rejects (a
+   * failure lands in {@link Runtime.uiErrors}).
+   */
+  close(): void | Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     // Never rejects; a command that must see the row gone awaits `lease.release()` itself.
     void this.#lease?.release();
     this.#processes.leave();
     try {
-      this.store.close();
+      const closing = this.store.close();
+      if (closing instanceof Promise) {
+        return closing.catch((error: unknown) => {
+          this.uiErrors.push(`store close: ${errorText(error)}`);
+        });
+      }
     } catch (error) {
       this.uiErrors.push(`store close: ${errorText(error)}`);
     }
@@ -410,9 +428,8 @@ export class Runtime {
       workbench: this.workbench,
       spillThreshold: this.spillThreshold,
       sandbox: this.#sandbox,
-      journal: this.store instanceof PruningSessionStore ? this.store.toolJournal : null,
-      spillsWritten:
-        this.store instanceof TrimmingSessionStore ? this.store.spillsWritten.bind(this.store) : null,
+      journal: journalOf(this.store),
+      spillsWritten: spillsOf(this.store),
     };
   }
 

@@ -41,7 +41,7 @@ export function journalLayer(orphanText: string = PLACEHOLDER_TEXT.orphan): Stor
 }
 
 /** The agent id of a subagent transcript, null for the main one, undefined for any other subpath. */
-function agentOf(key: SessionKey): string | null | undefined {
+export function agentOf(key: SessionKey): string | null | undefined {
   if (key.subpath === undefined || key.subpath === '') return null;
   return key.subpath.startsWith(SUBAGENT_PREFIX) ? key.subpath.slice(SUBAGENT_PREFIX.length) : undefined;
 }

@@ -70,6 +70,11 @@ export class LoadPipeline {
     return report === undefined ? null : { ...report, errors: [...report.errors] };
   }
 
+  /** Adds counters or error lines to the report of `key`'s last run (what happened around the layers). */
+  note(key: SessionKey, part: Partial<LoadReport>): void {
+    this.#merge(storeKey(key), part);
+  }
+
   /** Resolves once every layer's after-load work is done (see {@link StoreLayer.settled}). */
   async settled(): Promise<void> {
     await Promise.all(this.layers.map((layer) => layer.settled?.() ?? Promise.resolve()));

@@ -34,6 +34,12 @@ describe('PostgreSQL store locations', () => {
     expect(parsePgLocation('postgres://db/runs').schema).toBe('flower');
   });
 
+  test("leaves the run's name (?run=) out of the connection string: the driver must not see it", () => {
+    expect(parsePgLocation('postgres://db/runs?run=nightly&application_name=x').connectionString).toBe(
+      'postgres://db/runs?application_name=x',
+    );
+  });
+
   test('refuses a schema name that would need quoting, without showing the password', () => {
     for (const schema of ['Team', 'a-b', 'x;drop', '1abc', '']) {
       const attempt = () =>

@@ -9,7 +9,7 @@ import { DEFAULT_PG_SCHEMA, isValidSchemaName } from './pg-schema.js';
 
 /** A parsed store location. */
 export interface PgLocation {
-  /** What the driver connects with: the location without flower's own `schema` parameter. Secret. */
+  /** What the driver connects with: the location without flower's own `schema` and `run` parameters. Secret. */
   readonly connectionString: string;
   /** The schema the tables live in (`?schema=`, default `flower`). */
   readonly schema: string;
@@ -72,5 +72,7 @@ export function parsePgLocation(location: string): PgLocation {
     );
   }
   url.searchParams.delete('schema');
+  // flower's own too (the run's name in a shared server, see runNameFor): the driver must not see it.
+  url.searchParams.delete('run');
   return { connectionString: url.toString(), schema, redacted };
 }

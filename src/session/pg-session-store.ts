@@ -6,14 +6,16 @@
  */
 import type { Pool, PoolClient } from 'pg';
 
-import type {
-  SessionKey,
-  SessionStore,
-  SessionStoreEntry,
-  SessionSummaryEntry,
-} from '../agent/claude-sdk.js';
+import type { SessionKey, SessionStoreEntry, SessionSummaryEntry } from '../agent/claude-sdk.js';
 import { FlowerError } from '../errors.js';
 import { MtimeClock } from './append-batch.js';
+import { contextTokens } from './context-tokens.js';
+import type { FlowerSessionStore } from './flower-session-store.js';
+import type { LoadReport } from './load-report.js';
+import { pgFlowerQueries } from './pg-flower-queries.js';
+import type { PgFlowerQueries } from './pg-flower-queries.js';
+import { rekeyPgProject } from './pg-rekey.js';
+import { DEFAULT_CONTEXT_SCAN } from './sqlite-session-store-options.js';
 import { loadPg } from './pg-driver.js';
 import type { PgModule } from './pg-driver.js';
 import { appendPgBatch, foldStored, sessionLockKey } from './pg-append.js';
@@ -54,8 +56,11 @@ export const DEFAULT_PG_PAGE_SIZE = 1000;
  * The schema and its tables are created on first use. Its `load` returns the transcript as stored, so
  * `layeredStore(new PgSessionStore(url), [expireLayer(…), trimLayer(…), …])` runs the load layers over it.
  * Connection failures name the location with its password replaced by `***`.
+ *
+ * flower's own questions (`hasSession`, `lastContext`, `projects`, `rekey`) are answered with promises: a
+ * server is behind the network (docs/decisions.md D430).
  */
-export class PgSessionStore implements SessionStore {
+export class PgSessionStore implements FlowerSessionStore {
   /** The location with every credential replaced by `***`: safe to print and to record. */
   readonly location: string;
   /** The schema holding the tables. */
@@ -66,6 +71,7 @@ export class PgSessionStore implements SessionStore {
   /** The driver and the pool, from the first connection on. */
   #driver: { pg: PgModule; pool: Pool } | null = null;
   readonly #queries: PgQueries;
+  readonly #flowerQueries: PgFlowerQueries;
   readonly #pageSize: number;
   readonly #appending: Omit<PgAppendContext, 'escapeLiteral'>;
   #ready: Promise<void> | null = null;
@@ -86,6 +92,7 @@ export class PgSessionStore implements SessionStore {
     this.schema = parsed.schema;
     this.#pageSize = options.pageSize ?? DEFAULT_PG_PAGE_SIZE;
     this.#queries = pgQueries(this.schema);
+    this.#flowerQueries = pgFlowerQueries(this.schema);
     this.#appending = {
       queries: this.#queries,
       schema: this.schema,
@@ -230,6 +237,76 @@ export class PgSessionStore implements SessionStore {
     const { low, high } = childRange(sessionPrefix(key.projectKey, key.sessionId));
     const rows = await this.#rows<{ store_key: string }>(this.#queries.metaKeysInRange, [low, high]);
     return rows.map((row) => row.store_key.slice(low.length));
+  }
+
+  // ---- flower's own questions ---------------------------------------------------------------------------
+
+  /** True when the main transcript `projectKey/sessionId` exists (one index lookup). */
+  async hasSession(projectKey: string, sessionId: string): Promise<boolean> {
+    const rows = await this.#rows(this.#flowerQueries.hasMeta, [sessionPrefix(projectKey, sessionId)]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Context size in tokens of the newest of the main transcript's last `scan` entries whose `message.usage`
+   * adds up to more than zero (`input + cache_read + cache_creation`); 0 when none does.
+   */
+  async lastContext(
+    projectKey: string,
+    sessionId: string,
+    scan: number = DEFAULT_CONTEXT_SCAN,
+  ): Promise<number> {
+    const rows = await this.#rows<{ payload: string }>(this.#flowerQueries.newestPayloads, [
+      sessionPrefix(projectKey, sessionId),
+      Math.max(0, Math.floor(scan)),
+    ]);
+    for (const row of rows) {
+      const tokens = contextTokens(row.payload);
+      if (tokens > 0) return tokens;
+    }
+    return 0;
+  }
+
+  /** Every project key with at least one stored transcript, sorted (byte order). */
+  async projects(): Promise<string[]> {
+    const rows = await this.#rows<{ project: string }>(this.#flowerQueries.projects, []);
+    return rows.map((row) => row.project);
+  }
+
+  /** Always `null`: this store returns transcripts as stored; a layered store over it keeps the reports. */
+  reportFor(_key: SessionKey): LoadReport | null {
+    return null;
+  }
+
+  /**
+   * Moves every session of `fromProjectKey` to `toProjectKey` in one transaction, with the SQLite store's
+   * rules: a session whose id already has anything under the target key stays where it is.
+   *
+   * @returns the number of sessions moved.
+   */
+  async rekey(fromProjectKey: string, toProjectKey: string): Promise<number> {
+    checkedProjectKey(fromProjectKey);
+    checkedProjectKey(toProjectKey);
+    if (fromProjectKey === toProjectKey) return 0;
+    let moved = 0;
+    const locks = { from: `${this.schema}:${fromProjectKey}`, to: `${this.schema}:${toProjectKey}` };
+    await this.#write(async (client) => {
+      moved = await rekeyPgProject(client, this.#flowerQueries, locks, fromProjectKey, toProjectKey);
+    });
+    return moved;
+  }
+
+  /** Nothing to fold: the server keeps its own log. Resolves at once. */
+  async checkpoint(): Promise<void> {}
+
+  /**
+   * Connects (creating the schema on first use) and answers one round trip: how a command learns that the
+   * server is unreachable or refuses the credentials before it writes anything.
+   *
+   * @throws FlowerError (`STORE_UNREADABLE`) naming the redacted location.
+   */
+  async ready(): Promise<void> {
+    await this.#rows('SELECT 1', []);
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------------------

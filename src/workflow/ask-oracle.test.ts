@@ -44,7 +44,7 @@ describe('askOracle', () => {
       resilience: false,
     });
     await main.run(agentSpec({ name: 'worker', instructions: 'work' }), 'do the work', { stepName: 'work' });
-    main.close();
+    void main.close();
     const mainRows = readManifest(runDir);
 
     const backend = new ScriptedBackend([

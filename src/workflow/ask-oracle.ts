@@ -113,6 +113,6 @@ export async function askOracle(question: string, options: AskOracleOptions): Pr
   } catch (error) {
     return failure(error);
   } finally {
-    runtime.close();
+    await runtime.close();
   }
 }

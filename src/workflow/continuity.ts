@@ -35,16 +35,27 @@ export async function openContinuity(
 ): Promise<Continuity | null> {
   if (rt.runDir === undefined || rt.workspace === undefined) return null;
   const store = rt.store;
+  // A store on a server re-keys asynchronously: the lineage opens at once, and the move is awaited here,
+  // before any session of the new key is looked for (docs/decisions.md D430).
+  const moving: Array<Promise<unknown>> = [];
+  const rekeyStore = (from: string, to: string): unknown => {
+    const moved = store?.rekey(from, to);
+    if (moved instanceof Promise) moving.push(moved);
+    return moved;
+  };
   // A workspace that moved with its run directory keeps its sessions: they move to the new project key.
   const openOptions = {
     lang: options.lang,
-    ...(store === undefined ? {} : { rekeyStore: (from: string, to: string) => store.rekey(from, to) }),
+    ...(store === undefined ? {} : { rekeyStore }),
   };
   // The run's records on a server keep the lineage there (docs/scaling.md); else `lineage.json`.
   const lineage =
     rt.records === undefined
       ? Lineage.open(rt.runDir, rt.workspace, openOptions)
       : await Lineage.openRecords(rt.records, rt.runDir, rt.workspace, openOptions);
+  for (const failed of await Promise.allSettled(moving)) {
+    if (failed.status === 'rejected') options.uiErrors.push(`rekey: ${errorText(failed.reason)}`);
+  }
   for (const notice of lineage.notices) warn(notice.code, notice.text);
   ctx._lineage = lineage;
   ctx._woke = lineage.bump();
@@ -53,7 +64,7 @@ export async function openContinuity(
   const gone = new Map<string, string>();
   for (const [name, sessionId] of Object.entries(lineage.steps)) {
     if (sessionId === '') continue;
-    if (isAlive(rt, sessionId, options.uiErrors)) {
+    if (await isAlive(rt, sessionId, options.uiErrors)) {
       carry.set(name, sessionId);
       sessions[name] ??= sessionId;
     } else {
@@ -63,11 +74,11 @@ export async function openContinuity(
   return { lineage, carry, gone };
 }
 
-function isAlive(rt: RuntimeLike, sessionId: string, uiErrors: string[]): boolean {
+async function isAlive(rt: RuntimeLike, sessionId: string, uiErrors: string[]): Promise<boolean> {
   // Without a way to check, trust the lineage (docs/workflows.md): the SDK reports a missing session itself.
   if (typeof rt.hasSession !== 'function') return true;
   try {
-    return rt.hasSession(sessionId);
+    return await rt.hasSession(sessionId);
   } catch (error) {
     // An unreadable store cannot resume anything; starting fresh (with the warning) is the safe side.
     uiErrors.push(`hasSession(${sessionId}): ${errorText(error)}`);

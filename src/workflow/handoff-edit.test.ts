@@ -22,7 +22,7 @@ beforeEach(() => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'flower-handoff-edit-')));
 });
 afterEach(() => {
-  for (const runtime of runtimes.splice(0)) runtime.close();
+  for (const runtime of runtimes.splice(0)) void runtime.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -55,7 +55,7 @@ describe('a human edit to a handoff document (decisions.md D23)', () => {
       scriptedTurn('s2', 'Stopped for now.'),
     ]);
     await new Workflow([work]).run(first.runtime);
-    first.runtime.close();
+    void first.runtime.close();
     const path = join(dir, 'ws', '.flower', 'notes', 'handoff-work.md');
     appendFileSync(path, '\nHuman: use the streaming parser instead.\n');
 
@@ -69,7 +69,7 @@ describe('a human edit to a handoff document (decisions.md D23)', () => {
     expect(prompt).toMatch(/A human edited the handoff document .*handoff-work\.md/);
     expect(prompt.indexOf('A human edited')).toBeLessThan(prompt.indexOf('Carry on.'));
     expect(events.filter((event) => event.kind === 'handoff' && event.phase === 'edited')).toHaveLength(1);
-    second.runtime.close();
+    void second.runtime.close();
 
     const third = runtimeOn([scriptedTurn('s2', 'Going on.')]);
     await new Workflow([work]).run(third.runtime);

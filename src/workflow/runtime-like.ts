@@ -42,6 +42,9 @@ export interface RuntimeLike {
    * row gets flower's check record). Optional: without it the row is written with the next step.
    */
   saveManifest?(): void;
-  /** Whether a session can still be resumed; when absent every remembered session counts as alive. */
-  hasSession?(sessionId: string): boolean;
+  /**
+   * Whether a session can still be resumed (a promise when the store is on a server); when absent every
+   * remembered session counts as alive.
+   */
+  hasSession?(sessionId: string): boolean | Promise<boolean>;
 }

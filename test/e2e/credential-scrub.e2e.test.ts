@@ -96,7 +96,7 @@ describe('credential scrub (e2e)', () => {
     const result = await runtime.run(spec, 'Show the environment.', {
       onEvent: (event) => events.push(event),
     });
-    runtime.close();
+    void runtime.close();
 
     expect(result.error).toBeNull();
     const printed = seenToolResult(server, 'printenv');
@@ -145,7 +145,7 @@ describe('credential scrub (e2e)', () => {
     const spec = agentSpec({ name: 'reader', instructions: '', allowedTools: ['Bash'] });
 
     const result = await runtime.run(spec, 'Read the key file.');
-    runtime.close();
+    void runtime.close();
 
     expect(result.error).toBeNull();
     // The command did print the key: this run is about the store, not the shell.
@@ -182,7 +182,7 @@ describe('credential scrub (e2e)', () => {
 
     const first = await runtime.run(spec, 'Look.', { onEvent: (event) => events.push(event) });
     const second = await runtime.run(spec, 'Look again.', { onEvent: (event) => events.push(event) });
-    runtime.close();
+    void runtime.close();
 
     expect(first.error).toBeNull();
     expect(second.error).toBeNull();

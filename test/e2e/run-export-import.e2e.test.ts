@@ -129,7 +129,7 @@ describe('flower export and flower import (e2e)', () => {
     expect(server.unexpectedCalls).toEqual([]);
   });
 
-  test('refuses to pack a credential, names the file, writes nothing; --to is not there yet', async () => {
+  test('refuses to pack a credential, names the file, writes nothing; one destination only', async () => {
     const place = join(scratch.dir, 'with-secret');
     mkdirSync(join(place, 'runs'), { recursive: true });
     writeFileSync(join(place, 'runs', 'manifest.json'), '[]\n');
@@ -148,16 +148,10 @@ describe('flower export and flower import (e2e)', () => {
     expect(refused.stderr).not.toContain('abc');
     expect(existsSync(archive)).toBe(false);
 
-    const notYet = await flower([
-      'export',
-      place,
-      '-o',
-      archive,
-      '--to',
-      'postgres://user:hunter22@db/flower',
-    ]);
-    expect(notYet.exitCode).toBe(1);
-    expect(notYet.stderr).toContain('flower export --to is not available yet');
-    expect(notYet.stderr).not.toContain('hunter22');
+    const both = await flower(['export', place, '-o', archive, '--to', 'postgres://user:hunter22@db/flower']);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('flower export needs one destination');
+    expect(both.stderr).not.toContain('hunter22');
+    expect(existsSync(archive)).toBe(false);
   });
 });

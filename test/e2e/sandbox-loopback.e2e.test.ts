@@ -102,7 +102,7 @@ describe('loopback in the sandboxed shell (e2e)', () => {
       const spec = agentSpec({ name: 'server', instructions: '', allowedTools: ['Bash'] });
 
       const result = await runtime.run(spec, 'Start a server and try it.');
-      runtime.close();
+      void runtime.close();
 
       expect(result.error).toBeNull();
       const same = seenToolResult(server, 'same');

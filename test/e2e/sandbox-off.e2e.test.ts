@@ -30,7 +30,7 @@ import { seenToolResult } from './support/tool-results.js';
 const open: Array<{ server: FakeAnthropicServer; scratch: ScratchEnvironment; runtime: Runtime | null }> = [];
 afterEach(async () => {
   for (const { server, scratch, runtime } of open.splice(0)) {
-    runtime?.close();
+    void runtime?.close();
     // The agent's server, should the test have failed before the agent ended it.
     try {
       process.kill(Number(readFileSync(join(scratch.workspace, 'server.pid'), 'utf8')), 'SIGKILL');
@@ -109,7 +109,7 @@ describe('FLOWER_SANDBOX=off (e2e)', () => {
     const result = await runtime.run(spec, 'Start the server and try it.', {
       onEvent: (event) => events.push(event),
     });
-    runtime.close();
+    void runtime.close();
 
     expect(result.error).toBeNull();
     expect(seen.length).toBeGreaterThan(0);

@@ -22,7 +22,7 @@ export function temporaryRuntimes(prefix: string): TemporaryRuntimes {
     dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   });
   afterEach(() => {
-    for (const runtime of runtimes.splice(0)) runtime.close();
+    for (const runtime of runtimes.splice(0)) void runtime.close();
     rmSync(dir, { recursive: true, force: true });
   });
   return {

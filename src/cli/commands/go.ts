@@ -31,6 +31,7 @@ import type { Workbench } from '../../workbench/workbench.js';
 import type { CommandContext } from '../command-context.js';
 import { driveWorkflow } from '../drive-workflow.js';
 import type { GlobalOptions, GoOptions } from '../program.js';
+import { checkCommandStores } from '../command-stores.js';
 import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import { readStartupLine } from '../startup-prompt.js';
 import { wakeBanner } from '../wake-banner.js';
@@ -74,6 +75,8 @@ export async function goCommand(
     throw new FlowerError('NOT_A_GIT_REPO', uiText('err.isolate', { path: workspace }, lang));
   }
   const knownGit = gitWorkTree === undefined ? {} : { gitWorkTree };
+  // Before the prompt and before anything is written: a store that cannot be used stops here, unchanged.
+  await checkCommandStores(config, globals, io);
   // A run driven by another live flower is only watched: two drivers would both run every step.
   const directory = runDir ?? join(existsSync(workspace) ? realpathSync(workspace) : workspace, 'runs');
   const processes = new RunProcesses(directory, 'go');
@@ -158,7 +161,7 @@ export async function goCommand(
     timeoutS: options.timeout,
     lang,
   });
-  const runtime = commandRuntime(config, globals, context, {
+  const runtime = await commandRuntime(config, globals, context, {
     trim: options.trim,
     handoff: new HandoffPolicy({
       enabled: options.handoff,

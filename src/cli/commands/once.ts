@@ -47,7 +47,7 @@ export async function onceCommand(
   config = startup.config;
   const { renderer, color } = startup;
   // -W: the step gets the workbench in the run directory (index in its first message, big results spilled).
-  const runtime = commandRuntime(config, globals, context, { workbench: globals.workbench === true });
+  const runtime = await commandRuntime(config, globals, context, { workbench: globals.workbench === true });
   const spec = agentSpec({
     name: ONCE_STEP,
     instructions: options.instructions ?? '',
@@ -58,16 +58,12 @@ export async function onceCommand(
   });
   // A session that is not stored here cannot be resumed: without this check the SDK's refusal was retried
   // and the closing line then offered the id of a new, empty session.
-  if (options.resume !== undefined && !runtime.hasSession(options.resume)) {
-    runtime.close();
+  if (options.resume !== undefined && !(await runtime.hasSession(options.resume))) {
+    await runtime.close();
     renderer.close();
     throw new FlowerError(
       'USAGE',
-      uiText(
-        'err.noSuchSession',
-        { id: options.resume, path: join(runtime.runDir, 'sessions.db') },
-        config.lang,
-      ),
+      uiText('err.noSuchSession', { id: options.resume, path: storeShown(runtime) }, config.lang),
     );
   }
   const failures = new RecordedFailures([runtime.uiErrors], (failure) =>
@@ -115,7 +111,7 @@ export async function onceCommand(
   } finally {
     signals.dispose();
     keys?.close();
-    runtime.close();
+    await runtime.close();
     failures.flush();
   }
 
@@ -149,4 +145,10 @@ export async function onceCommand(
   renderer.print(uiText('err.onceStopped', {}, config.lang), 'red');
   renderer.close();
   return 1;
+}
+
+/** Where the runtime's transcripts are, as a person may see it: the redacted server location, or the file. */
+function storeShown(runtime: { store: object; runDir: string }): string {
+  const location = (runtime.store as { location?: unknown }).location;
+  return typeof location === 'string' ? location : join(runtime.runDir, 'sessions.db');
 }

@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load-config.js';
 import { createRunDirectory } from '../../runtime/run-directory.js';
 import { acquireRunLease, attachToHolder, reportLostLease } from '../lease-gate.js';
+import { checkCommandStores } from '../command-stores.js';
 import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import type { CommandContext } from '../command-context.js';
 import { driveWorkflow } from '../drive-workflow.js';
@@ -32,12 +33,14 @@ export async function runCommand(
   const workflow = await loadTarget(target, io.cwd, startup.config.lang);
   // One driver per workflow and run directory, on this host or another (docs/scaling.md).
   const runDir = resolve(io.cwd, globals.runDir ?? join(globals.workspace, 'runs'));
+  // Checked before the run directory is made: a store that cannot be used changes nothing.
+  await checkCommandStores(startup.config, globals, io);
   createRunDirectory(runDir);
   const claim = await acquireRunLease(runDir, `run:${target}`, startup.config.env);
   if (claim.kind === 'held') {
     return attachToHolder(claim.holder, runDir, startup.renderer, startup.config.lang);
   }
-  const runtime = commandRuntime(startup.config, globals, context, {
+  const runtime = await commandRuntime(startup.config, globals, context, {
     budgetUsd: options.budget ?? null,
     // The workflow's own workbench wins over -W (docs/workflows.md).
     workbench: workflow.workbench ?? globals.workbench === true,

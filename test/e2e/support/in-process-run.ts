@@ -30,7 +30,7 @@ export function inProcessRuns(): (script: FakeScript) => Promise<InProcessRun> {
   const open: Array<{ server: FakeAnthropicServer; scratch: ScratchEnvironment; runtimes: Runtime[] }> = [];
   afterEach(async () => {
     for (const { server, scratch, runtimes } of open.splice(0)) {
-      for (const runtime of runtimes) runtime.close();
+      for (const runtime of runtimes) void runtime.close();
       await server.close();
       await scratch.cleanup();
     }
