@@ -19,8 +19,17 @@ import type { ManifestRow } from './manifest.js';
 import { preparePgRecordSchema } from './pg-record-schema.js';
 import type { LineageChange, RecordsUpdate, RowsChange, RunRecords } from './run-records.js';
 
+/**
+ * A node-postgres `Pool` (`new pg.Pool(…)`), typed only by what a caller can see, so that the package's
+ * declarations do not need `@types/pg` in a project that never uses PostgreSQL.
+ */
+export interface PgPoolLike {
+  connect(): Promise<unknown>;
+  end(): Promise<void>;
+}
+
 /** Where a run's records live on a server: a pool the caller owns, or a location to open one from. */
-export type PgRecordsTarget = ({ pool: Pool } | { location: string }) & {
+export type PgRecordsTarget = ({ pool: PgPoolLike } | { location: string }) & {
   /** The schema holding the tables (the store's; `flower` by default). */
   schema: string;
   /** The run's name: what scopes its rows (`?run=`, `FLOWER_RUN`, or the workspace folder's name). */
@@ -49,7 +58,8 @@ export class PgRunRecords implements RunRecords {
     this.run = target.run;
     this.#schema = target.schema;
     if ('pool' in target) {
-      this.#pool = target.pool;
+      // Only a pg Pool is accepted by the type's contract; the loose type keeps pg out of the declarations.
+      this.#pool = target.pool as Pool;
       this.#ownPool = null;
       this.location = `${target.redacted ?? 'postgres'} run ${target.run}`;
     } else {
