@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ChaosFault } from '../../chaos/chaos-fault.js';
@@ -17,8 +18,14 @@ import type { CommandContext } from '../command-context.js';
 import type { ChaosOptions, GlobalOptions } from '../program.js';
 import { demoEnvironment } from '../run-demo.js';
 
-/** `dist/cli/main.js` (this file is `dist/cli/commands/chaos.js`): each case runs flower as a new process. */
-const CLI_MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+/**
+ * `dist/cli/main.js`: each case runs flower as a new process. This module is `dist/cli/commands/chaos.js` as
+ * tsc writes it, but a chunk directly in `dist/cli/` in the bundled binary (docs/decisions.md D226), so the
+ * main script is whichever of the two relative places exists.
+ */
+const CLI_MAIN = ['./main.js', '../main.js']
+  .map((relative) => fileURLToPath(new URL(relative, import.meta.url)))
+  .find((path) => existsSync(path)) as string;
 
 /** Runs `flower chaos`; returns the exit code. */
 export async function chaosCommand(
