@@ -14,6 +14,7 @@ import type { Env } from '../config/process-environment.js';
 import type { FlowerEvent, ResultEvent } from '../events/flower-event.js';
 import { normalize } from '../events/normalize.js';
 import { StreamMeter } from '../events/stream-meter.js';
+import type { CallRecorder } from '../guards/journal-hook.js';
 import { errorText } from '../internal/error-text.js';
 import type { FlowerSessionStore } from '../session/flower-session-store.js';
 import { redactingStore } from '../session/redact-credentials.js';
@@ -22,6 +23,7 @@ import { stepCostBy, storeKeyText } from './cost-breakdown.js';
 import { savedCost } from './cost-ledger.js';
 import { observeStore } from './observed-store.js';
 import { StallWatchdog } from './stall-watchdog.js';
+import { UnansweredCalls } from './unanswered-calls.js';
 import { usageLimitInText, usageLimitOf } from './usage-limit.js';
 import { errorOutcome, type EndedOutcome, type StepOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
@@ -51,6 +53,8 @@ export interface AttemptDeps {
   options(plan: AttemptPlan, sessionStore: SessionStore): Options;
   /** The loaded configuration: its credential values never reach the store (a tool result may print them). */
   env?: Env | null;
+  /** The tool journal, where a break writes the calls it cut off unanswered (docs/decisions.md D335); none: null. */
+  journal?: CallRecorder | null;
 }
 
 /** Runs one attempt of `run`; never throws. Returns how it ended, also left in `run.result.outcome`. */
@@ -155,6 +159,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   };
 
   const meter = new StreamMeter(Date.now, run.result.step);
+  const unanswered = new UnansweredCalls();
   let query: AgentQuery | null = null;
   try {
     query = deps.backend.query(
@@ -170,6 +175,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         continue;
       }
       run.noteSession((message as { session_id?: unknown }).session_id);
+      unanswered.observe(message);
       // The limit's reset time comes only here (the error text that follows says it in words).
       run.usageLimit = usageLimitOf(message) ?? run.usageLimit;
       // A due handoff breaks at a message boundary (docs/runtime.md): in-flight subagents are lost, which the
@@ -177,10 +183,14 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       // A result ends the turn anyway: let it through rather than hand off a finished step.
       if (run.handoff?.due === true && result.sessionId !== null && message.type !== 'result') {
         handoffDue = true;
+        // Closing the query refuses a call the model just asked for before the gate (and its journal hook)
+        // sees it, but the closing child may still show it to the model: journal it so no load loses it.
+        if (deps.journal) unanswered.journal(deps.journal);
         break;
       }
       if (run.interrupt !== null) {
         interrupted = true;
+        if (deps.journal) unanswered.journal(deps.journal);
         break;
       }
       const streamed = streamedMessageId(message);

@@ -120,6 +120,7 @@ export function loopDeps(
     stallTimeoutS: wiring.resilience.stallTimeoutS,
     wantedModel: wantedModel(spec, wiring.env),
     runSpentBefore,
+    journal: wiring.attemptContext().journal ?? null,
     options: (plan, sessionStore) =>
       tie(
         attemptOptions(

@@ -25,12 +25,21 @@ export interface InterruptedRound {
 /**
  * The round `name` was in when the last run of it was killed, or null when its last row was not cut off
  * (the step ended, or never ran): then the step starts as a wake does. Read before this process writes a
- * row of the step.
+ * row of the step. `rounds` is the step's number of rounds: a rejecting verdict of an earlier round is the
+ * step's last row when the process was killed before the next round wrote its own, and that next round is
+ * then the one picked up.
  */
-export function interruptedRound(runDir: string, name: string): InterruptedRound | null {
+export function interruptedRound(runDir: string, name: string, rounds: number): InterruptedRound | null {
   const rows = readManifest(runDir).filter((row) => roundOf(row.step, name) !== null);
   const last = rows.at(-1);
-  if (last === undefined || !cutOff(last)) return null;
+  if (last === undefined) return null;
+  // Killed after a verdict rejected round N but before round N+1 wrote its row (its query had not started):
+  // the verdict row is the durable record that round N is over, so the wake goes on at N+1, not at 1.
+  const judged = roundOf(last.step, name) as number;
+  if (last.step === `${name}/verdict#${judged}` && rejected(last) && judged < rounds) {
+    return { round: judged + 1, finished: null };
+  }
+  if (!cutOff(last)) return null;
   const round = roundOf(last.step, name) as number;
   if (!last.step.startsWith(`${name}/`)) return { round, finished: null };
   // The gate of `round` was cut off: the round's own row, when it finished, is what the gate judges.
@@ -81,6 +90,14 @@ export function passedBeforeCutOff(
     Verdict.parse(verdict.text).state === 'ACHIEVED' &&
     (verdict.checks === undefined || verdict.checks.result === 'ACHIEVED');
   return achieved && round.ok ? { round, verdict } : null;
+}
+
+/** A verdict row that finished and sent the work back for another round (not ACHIEVED, not UNREACHABLE). */
+function rejected(row: ManifestRow): boolean {
+  if (!row.ok || row.ended_at === 0) return false;
+  const state = Verdict.parse(row.text ?? '').state;
+  if (state === 'UNREACHABLE') return false;
+  return state !== 'ACHIEVED' || (row.checks !== undefined && row.checks.result !== 'ACHIEVED');
 }
 
 /**

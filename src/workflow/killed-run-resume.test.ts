@@ -51,6 +51,15 @@ function cutOff(runDir: string, step: string): void {
   writeFileSync(path, JSON.stringify(rows));
 }
 
+/** Removes the row of `step` and every row after it, as a SIGKILL before that step's row was written. */
+function dropFrom(runDir: string, step: string): void {
+  const path = join(runDir, MANIFEST_FILE);
+  const rows = JSON.parse(readFileSync(path, 'utf8')) as Array<Record<string, unknown>>;
+  const at = rows.findIndex((candidate) => candidate['step'] === step);
+  if (at < 0) throw new Error(`no row ${step}`);
+  writeFileSync(path, JSON.stringify(rows.slice(0, at)));
+}
+
 const brief = (): string => readFileSync(join(workspace, '.flower', 'notes', 'brief.md'), 'utf8');
 
 describe('the same command run again after a kill', () => {
@@ -87,6 +96,36 @@ describe('the same command run again after a kill', () => {
       turn('s-judge-3', ACHIEVED),
       turn('s-b', BEQUEST),
     ]);
+    expect(again.ctx._failedAt).toBeUndefined();
+    const [work] = again.backend.requests;
+    expect(work?.options.resume).toBe('s-work');
+    expect(work?.prompt).toContain('no binary was built');
+    expect(
+      readManifest(again.rt.runDir)
+        .filter((row) => row.run === again.rt.runId)
+        .map((row) => row.step),
+    ).toEqual(['work#round2', 'work/verdict#2', 'bequest']);
+    again.backend.assertComplete();
+  });
+
+  test('a kill after a rejecting verdict, before the next round wrote its row, goes on at that next round', async () => {
+    const first = await goProcess(
+      [
+        turn('s-clarify', BRIEF_REPLY),
+        turn('s-goal', goalReply(['run date-cli → see a date'])),
+        turn('s-work', 'done'),
+        turn('s-judge-1', NOT_YET),
+        turn('s-work', 'building the binary', { fail: true }),
+      ],
+      { rounds: 2 },
+    );
+    // Killed before round 2's query started: the manifest ends at the judge's rejection of round 1.
+    dropFrom(first.rt.runDir, 'work#round2');
+    expect(readManifest(first.rt.runDir).at(-1)?.step).toBe('work/verdict#1');
+    const again = await goProcess(
+      [turn('s-work', 'built the binary'), turn('s-judge-3', ACHIEVED), turn('s-b', BEQUEST)],
+      { rounds: 2 },
+    );
     expect(again.ctx._failedAt).toBeUndefined();
     const [work] = again.backend.requests;
     expect(work?.options.resume).toBe('s-work');
@@ -194,18 +233,18 @@ describe('interruptedRound', () => {
       join(runDir, MANIFEST_FILE),
       JSON.stringify([row('work', true, 5), row('work/verdict#1', true, 6)]),
     );
-    expect(interruptedRound(runDir, 'work')).toBeNull();
+    expect(interruptedRound(runDir, 'work', 1)).toBeNull();
     writeFileSync(
       join(runDir, MANIFEST_FILE),
       JSON.stringify([row('work', true, 5), row('work/verdict#1', false, 0)]),
     );
-    expect(interruptedRound(runDir, 'work')?.round).toBe(1);
-    expect(interruptedRound(runDir, 'work')?.finished?.step).toBe('work');
+    expect(interruptedRound(runDir, 'work', 1)?.round).toBe(1);
+    expect(interruptedRound(runDir, 'work', 1)?.finished?.step).toBe('work');
     writeFileSync(
       join(runDir, MANIFEST_FILE),
       JSON.stringify([row('work', false, 5), row('work/verdict#1', false, 0)]),
     );
     // The round itself failed: there is nothing to judge again.
-    expect(interruptedRound(runDir, 'work')).toBeNull();
+    expect(interruptedRound(runDir, 'work', 1)).toBeNull();
   });
 });

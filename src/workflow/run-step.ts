@@ -72,7 +72,7 @@ export async function runStep(s: Step, run: SurroundingRun): Promise<StepDecisio
     // finished round whose judge was cut off is judged again rather than worked again.
     const cut =
       carried !== null && typeof s.onReject === 'function' && run.rt.runDir !== undefined
-        ? interruptedRound(run.rt.runDir, name)
+        ? interruptedRound(run.rt.runDir, name, retries + 1)
         : null;
     const first = cut === null ? 0 : cut.round - 1;
     let current = initial;
