@@ -59,7 +59,7 @@ describe('UnansweredCalls', () => {
         ]),
       );
       expect(unanswered.ids()).toEqual(['toolu_cut']);
-      unanswered.journal(store.toolJournal!, () => Date.UTC(2026, 0, 1, 1));
+      await unanswered.journal(store.toolJournal!, () => Date.UTC(2026, 0, 1, 1));
 
       const loaded = (await store.load(key)) ?? [];
       const blocks = loaded.flatMap((entry) => blocksOf(entry) ?? []);
@@ -76,21 +76,29 @@ describe('UnansweredCalls', () => {
     }
   });
 
-  test('journals nothing before a session id is known, and a journal that fails does not throw', () => {
+  test('journals nothing before a session id is known, and a journal that fails does not throw', async () => {
     const recorded: string[] = [];
     const unanswered = new UnansweredCalls();
     unanswered.observe({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_a' }] } });
-    unanswered.journal({ record: (call) => recorded.push(call.toolUseId) });
+    await unanswered.journal({
+      record: (call) => {
+        recorded.push(call.toolUseId);
+      },
+    });
     expect(recorded).toEqual([]);
     unanswered.observe({ type: 'system', session_id: 'session-1' });
-    expect(() =>
+    await expect(
       unanswered.journal({
         record: () => {
           throw new Error('disk full');
         },
       }),
-    ).not.toThrow();
-    unanswered.journal({ record: (call) => recorded.push(call.toolUseId) });
+    ).resolves.toBeUndefined();
+    await unanswered.journal({
+      record: (call) => {
+        recorded.push(call.toolUseId);
+      },
+    });
     expect(recorded).toEqual(['toolu_a']);
   });
 });

@@ -65,12 +65,13 @@ export class UnansweredCalls {
    * Journals every unanswered call (a call the gate already journalled keeps its first row). Fail-open, like
    * the gate's journal hook: a journal that cannot be written costs the call its crash protection only.
    */
-  journal(recorder: CallRecorder, now: () => number = Date.now): void {
+  async journal(recorder: CallRecorder, now: () => number = Date.now): Promise<void> {
     const sessionId = this.#sessionId;
     if (sessionId === null) return;
     for (const [toolUseId, call] of this.#pending) {
       try {
-        recorder.record({ sessionId, toolUseId, agentId: null, ...call, startedAt: now() });
+        // A journal on a server answers with a promise: the row is on the server before the query closes.
+        await recorder.record({ sessionId, toolUseId, agentId: null, ...call, startedAt: now() });
       } catch {
         // Fail-open, as documented above.
       }
