@@ -69,17 +69,24 @@ export function finishedRound(row: ManifestRow): StepResult {
 
 /**
  * The judged step `name`'s last round and its ACHIEVED verdict, when the step passed and the step after it
- * (`next`) was then cut off — a run killed in its bequest: the step is done and is not woken for another
+ * (`next`) was then cut off — a run killed in its bequest, or before the bequest's row was written
+ * (`nextFollows`: the workflow runs `next` after the step): the step is done and is not woken for another
  * round (decisions.md D333). Null otherwise.
  */
 export function passedBeforeCutOff(
   runDir: string,
   name: string,
   next: string,
+  nextFollows = true,
 ): { round: ManifestRow; verdict: ManifestRow } | null {
   const rows = readManifest(runDir);
   const last = rows.at(-1);
-  if (last === undefined || last.step !== next || !cutOff(last)) return null;
+  if (last === undefined) return null;
+  // The bequest cut off, or killed before its row was written (the row appears only once Claude Code names
+  // its session): then the step's ACHIEVED verdict is the last row, and the run is as far as the bequest.
+  const nextCutOff = last.step === next && cutOff(last);
+  const beforeNext = roundOf(last.step, name) !== null && last.step.startsWith(`${name}/verdict#`);
+  if (!nextCutOff && !(nextFollows && beforeNext)) return null;
   const mine = rows.filter((row) => roundOf(row.step, name) !== null);
   const verdict = mine.at(-1);
   const round = mine.findLast((row) => !row.step.startsWith(`${name}/`));

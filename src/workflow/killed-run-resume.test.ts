@@ -24,7 +24,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  for (const rt of runtimes.splice(0)) rt.close();
+  for (const rt of runtimes.splice(0)) void rt.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -180,6 +180,25 @@ describe('a run killed in its bequest', () => {
     expect(bequest?.prompt).toContain('The run is over');
     expect(bequest?.prompt).toContain('ran it and saw the date');
     expect(bequest?.prompt).toContain('done, the binary prints the date');
+    again.backend.assertComplete();
+  });
+
+  test('is finished by the bequest alone when the kill came before the bequest wrote its row', async () => {
+    const first = await goProcess([
+      turn('s-clarify', BRIEF_REPLY),
+      turn('s-goal', goalReply(['run date-cli → see a date'])),
+      turn('s-work', 'done, the binary prints the date'),
+      turn('s-judge-1', ACHIEVED),
+      turn('s-b', BEQUEST),
+    ]);
+    // The bequest's row is written once Claude Code names its session: killed before that, the manifest
+    // ends at the ACHIEVED verdict.
+    dropFrom(first.rt.runDir, 'bequest');
+    expect(readManifest(first.rt.runDir).at(-1)?.step).toBe('work/verdict#1');
+    const again = await goProcess([turn('s-b2', BEQUEST)]);
+    expect(again.ctx._failedAt).toBeUndefined();
+    expect(again.backend.requests).toHaveLength(1);
+    expect(again.backend.requests[0]?.prompt).toContain('The run is over');
     again.backend.assertComplete();
   });
 

@@ -187,7 +187,9 @@ export function buildStarter(ask: string, options: StarterOptions = {}): Starter
       // told the verdict and the last report as it would have been (decisions.md D333).
       when: (ctx) => {
         const passed =
-          judged && said === '' ? passedBeforeCutOff(runDir, STEP_NAMES.work, STEP_NAMES.bequest) : null;
+          judged && said === ''
+            ? passedBeforeCutOff(runDir, STEP_NAMES.work, STEP_NAMES.bequest, options.bequest ?? true)
+            : null;
         if (passed === null) return true;
         ctx._verdict = Verdict.parse(passed.verdict.text);
         (ctx._results ??= {})[STEP_NAMES.work] = finishedRound(passed.round);
