@@ -183,7 +183,7 @@ export class PgRunRecords implements RunRecords {
 
   async #drainAndEnd(): Promise<void> {
     // Changes queued before (or while) closing still connect: only then is the instance closed. A lineage
-    // write queued just before its runtime closes would otherwise fail on a closed instance.
+    // write queued just before its runtime closes would otherwise fail on a closed instance (docs/decisions.md D437).
     let writes: Promise<unknown>;
     do {
       writes = this.#writes;

@@ -351,7 +351,8 @@ export class Runtime {
     // Never rejects; a command that must see the row gone awaits `lease.release()` itself.
     void this.#lease?.release();
     this.#processes.leave();
-    // Records on a server: the rows still on their way are written before its connections are closed.
+    // Records on a server: the rows still on their way are written before its connections are closed
+    // (docs/decisions.md D437).
     const records =
       this.records.kind === 'file'
         ? null

@@ -313,13 +313,17 @@ describe('two hosts on one PostgreSQL run (e2e)', () => {
   let server: FakeAnthropicServer;
   let scratch: ScratchEnvironment;
   let reachedStep2: () => void = () => undefined;
+  let hung = false;
   const meter = new UsageMeter();
 
   beforeAll(async () => {
     server = await FakeAnthropicServer.start((request) => {
       const progress = progressOf(request);
       const step = nextStep(progress, 3);
-      if (step === 2) {
+      if (step > 3) return meter.say('All 3 steps are done.');
+      // Only the first host hangs: a second driver (which must not exist) would finish at once.
+      if (step === 2 && !hung) {
+        hung = true;
         reachedStep2();
         return { kind: 'hang' };
       }
