@@ -67,7 +67,7 @@ async function runStep(workspace: string, run: string, sessionId: string): Promi
     await runtime.run(PRICED_SPEC, 'x');
     await runtime.recordsWritten();
   } finally {
-    runtime.close();
+    await runtime.close();
   }
   expect(runtime.uiErrors).toEqual([]);
   return runtime;
