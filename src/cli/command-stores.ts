@@ -13,8 +13,18 @@ import {
   openCheckedRunStores,
   storeKindOf,
   type RunStoreLayers,
+  type RunStoreServer,
   type RunStores,
 } from '../runtime/run-stores.js';
+import { projectKey } from '../agent/project-key.js';
+import {
+  readRunRecords,
+  runRecordsFor,
+  type RunRecords,
+  type RunRecordsSnapshot,
+} from '../runtime/run-records.js';
+import type { WakeState } from '../runtime/wake-state.js';
+import { PgFlowerStore } from '../session/pg-flower-store.js';
 import type { CliIo } from './cli-io.js';
 import type { GlobalOptions } from './program.js';
 
@@ -65,12 +75,85 @@ export async function openCommandStores(
 
 /**
  * {@link openCommandStores} and closed again: for a command that must know the store works before it
- * writes its first file, but opens the runtime (and so the stores) later.
+ * writes its first file, but opens the runtime (and so the stores) later. Returns the server (for the run's
+ * lease there, `leaseStoreFor`), or null for the SQLite default.
  */
 export async function checkCommandStores(
   config: Pick<FlowerConfig, 'env'>,
   globals: GlobalOptions,
   io: Pick<CliIo, 'cwd'>,
-): Promise<void> {
-  await (await openCommandStores(config, globals, io))?.close();
+): Promise<RunStoreServer | null> {
+  const stores = await openCommandStores(config, globals, io);
+  await stores?.close();
+  return stores?.server ?? null;
+}
+
+/** The lineage document of the run on `server` (null when it has none): what the wake state reads there. */
+export async function serverLineage(
+  runDir: string,
+  server: RunStoreServer,
+): Promise<Record<string, unknown> | null> {
+  const records = runRecordsFor(runDir, server);
+  try {
+    return (await readRunRecords(records)).lineage;
+  } finally {
+    await records.close();
+  }
+}
+
+/**
+ * `state` with the work session's last context read from the server's transcripts (the wake state reads
+ * only `sessions.db`); `state` itself for the SQLite default or when the server has no answer.
+ */
+export async function serverWakeState(
+  state: WakeState,
+  server: RunStoreServer | null,
+  workspace: string,
+): Promise<WakeState> {
+  const work = state.steps['work'];
+  if (server === null || work === undefined) return state;
+  const root = existsSync(workspace) ? realpathSync(workspace) : resolve(workspace);
+  const store = new PgFlowerStore(server.location, root);
+  try {
+    const context = await store.lastContext(projectKey(root), work);
+    return context > 0 ? { ...state, context } : state;
+  } catch {
+    // The banner is a courtesy: a server that does not answer here is reported when the run opens it.
+    return state;
+  } finally {
+    await store.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The records of the run in `runDir` on the server this command was given (`--store`, else
+ * `FLOWER_STORE`), checked first (one line naming the redacted location when it cannot be reached); null
+ * for the SQLite default, whose readers take the run directory's files. The caller closes them.
+ */
+export async function openCommandRecords(
+  config: Pick<FlowerConfig, 'env'>,
+  globals: Pick<GlobalOptions, 'store'>,
+  where: { workspace: string; runDir: string },
+): Promise<RunRecords | null> {
+  const location = commandStoreLocation(config, globals);
+  if (storeKindOf(location, where.runDir) === 'sqlite') return null;
+  const workspace = existsSync(where.workspace) ? realpathSync(where.workspace) : where.workspace;
+  const stores = await openCheckedRunStores({ runDir: where.runDir, workspace, location, env: config.env });
+  await stores.close();
+  return runRecordsFor(where.runDir, stores.server);
+}
+
+/** {@link openCommandRecords}, read once and closed: undefined for the SQLite default. */
+export async function readCommandRecords(
+  config: Pick<FlowerConfig, 'env'>,
+  globals: Pick<GlobalOptions, 'store'>,
+  where: { workspace: string; runDir: string },
+): Promise<RunRecordsSnapshot | undefined> {
+  const records = await openCommandRecords(config, globals, where);
+  if (records === null) return undefined;
+  try {
+    return await readRunRecords(records);
+  } finally {
+    await records.close();
+  }
 }

@@ -9,7 +9,9 @@ import { leaseSettings } from '../config/lease-settings.js';
 import type { FlowerConfig } from '../config/load-config.js';
 import type { Lang } from '../config/ui-text.js';
 import type { TerminalRenderer } from '../render/terminal-renderer.js';
-import { readManifest } from '../runtime/manifest.js';
+import { readManifest, type ManifestRow } from '../runtime/manifest.js';
+import { runRecordsFor } from '../runtime/run-records.js';
+import type { RunStoreServer } from '../runtime/run-stores.js';
 import {
   leaseLostText,
   RunLease,
@@ -44,9 +46,10 @@ export function attachToHolder(
   runDir: string,
   renderer: TerminalRenderer,
   lang: Lang,
+  rows: ManifestRow[] = readManifest(runDir),
 ): number {
   const shown = { pid: holder.pid, host: holder.host, since: Math.floor(holder.since / 1000) };
-  for (const line of attachLines(shown, readManifest(runDir), lang)) renderer.print(line);
+  for (const line of attachLines(shown, rows, lang)) renderer.print(line);
   renderer.close();
   return 0;
 }
@@ -63,4 +66,20 @@ export function reportLostLease(
   if (lease.lostTo === null) return code;
   io.stderr.write(`${leaseLostText(lease.lostTo)}\n`);
   return code === 0 ? 1 : code;
+}
+
+/**
+ * The manifest rows of the run on `server` (the holder on another host writes them there), for
+ * {@link attachToHolder}; the run directory's file for the SQLite default. Rows that cannot be read are none.
+ */
+export async function holderRows(runDir: string, server: RunStoreServer | null): Promise<ManifestRow[]> {
+  if (server === null) return readManifest(runDir);
+  const records = runRecordsFor(runDir, server);
+  try {
+    return await records.readRows();
+  } catch {
+    return [];
+  } finally {
+    await records.close();
+  }
 }

@@ -6,13 +6,14 @@
  *
  * @module
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { homeDirectory } from '../config/config-dir.js';
 import { describeConfig } from '../config/describe-config.js';
 import type { FlowerConfig } from '../config/load-config.js';
 import { createTerminalRenderer, type TerminalRenderer } from '../render/terminal-renderer.js';
 import { FlowerError } from '../errors.js';
 import { Runtime } from '../runtime/runtime.js';
+import { runRecordsFor } from '../runtime/run-records.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { useColor } from './cli-io.js';
 import { spentBudgetLine } from './spent-budget.js';
@@ -100,6 +101,7 @@ export async function commandRuntime(
   const { io } = context;
   const trim = extra.trim ?? globals.trim === true;
   const opened = await openCommandStores(config, globals, io, { trim });
+  const runDir = resolve(io.cwd, globals.runDir ?? join(globals.workspace, 'runs'));
   const runtime = new Runtime({
     workspace: resolve(io.cwd, globals.workspace),
     ...(globals.runDir === undefined ? {} : { runDir: resolve(io.cwd, globals.runDir) }),
@@ -108,7 +110,8 @@ export async function commandRuntime(
     ...(context.backend ? { backend: context.backend } : {}),
     ...(context.resilience ? { resilience: context.resilience } : {}),
     ...extra,
-    ...(opened === null ? {} : { store: opened.sessions }),
+    // On a server the run's records (manifest rows, lineage) are there too; the runtime closes them.
+    ...(opened === null ? {} : { store: opened.sessions, records: runRecordsFor(runDir, opened.server) }),
   });
   // The run stopped at its budget last time: nothing starts until the budget is raised.
   const spent = spentBudgetLine(runtime.runDir, runtime.budgetUsd, config.lang);

@@ -52,6 +52,7 @@ export class PgRunRecords implements RunRecords {
   /** This instance's changes run one after another, in call order. */
   #writes: Promise<unknown> = Promise.resolve();
   #closed = false;
+  #closing: Promise<void> | null = null;
 
   /** @throws FlowerError (`USAGE`) when a location is given that is not a `postgres://` URL. */
   constructor(target: PgRecordsTarget) {
@@ -185,10 +186,20 @@ export class PgRunRecords implements RunRecords {
   }
 
   /** Waits for this instance's changes, then ends the pool if this instance opened it. Idempotent. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  close(): Promise<void> {
+    this.#closing ??= this.#drainAndEnd();
+    return this.#closing;
+  }
+
+  async #drainAndEnd(): Promise<void> {
+    // Changes queued before (or while) closing still connect: only then is the instance closed. A lineage
+    // write queued just before its runtime closes would otherwise fail on a closed instance (docs/decisions.md D437).
+    let writes: Promise<unknown>;
+    do {
+      writes = this.#writes;
+      await writes.catch(() => undefined);
+    } while (writes !== this.#writes);
     this.#closed = true;
-    await this.#writes.catch(() => undefined);
     if (this.#ownPool !== null && this.#pool !== null) await this.#pool.end();
   }
 

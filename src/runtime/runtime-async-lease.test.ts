@@ -62,7 +62,7 @@ describe('Runtime with a lease answering through promises', () => {
       expect(backend.requests.map((request) => request.prompt)).toEqual(['one']);
       if (taken.kind === 'acquired') void taken.lease.release(); // SQLite: done at once
     } finally {
-      leased.close();
+      void leased.close();
       await claim.lease.release();
     }
   });

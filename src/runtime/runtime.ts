@@ -30,9 +30,8 @@ import { completeAbandonedRows } from './abandoned-rows.js';
 import { STALL_PREFIX } from './classify-error.js';
 import { eventStream } from './event-stream.js';
 import { INTERRUPT_NOTE } from './interrupt-note.js';
-import { FileRunRecords } from './file-run-records.js';
 import { MANIFEST_FILE } from './manifest.js';
-import { writeRunRows, type RunRecords } from './run-records.js';
+import { runRecordsFor, writeRunRows, type RunRecords } from './run-records.js';
 import type { Resilience } from './resilience.js';
 import { runLoop } from './run-loop.js';
 import { handoffFrom, resilienceFrom, workbenchFrom, type AttemptContext } from './runtime-setup.js';
@@ -143,7 +142,6 @@ export class Runtime {
       prepareDirectory(directory, 'runDir', this.#lang);
     }
     this.#processes = new RunProcesses(this.runDir, this.runId);
-    this.records = options.records ?? new FileRunRecords(this.runDir);
     this.#lease = options.lease ?? null;
     // Lost (another process took over): the turn in flight is cut, so this process writes nothing more.
     // Aborting alone only interrupts Claude Code, which may still send the turn's tool results; its
@@ -166,19 +164,23 @@ export class Runtime {
     this.handoff = handoffFrom(options.handoff, config.env);
     // The store the configuration names (`FLOWER_STORE`), else `<runDir>/sessions.db`: one opener for every
     // run (run-stores.ts). The CLI opens and checks it itself, before anything is written, and passes it in.
-    this.store =
-      options.store ??
-      openRunStores({
-        runDir: this.runDir,
-        workspace: this.workspace,
-        location: storeSetting(config.env),
-        env: config.env,
-        layers: {
-          trim: options.trim ?? false,
-          ephemeral: options.ephemeral ?? true,
-          keepDenials: options.keepDenials ?? 1,
-        },
-      }).sessions;
+    const opened =
+      options.store === undefined
+        ? openRunStores({
+            runDir: this.runDir,
+            workspace: this.workspace,
+            location: storeSetting(config.env),
+            env: config.env,
+            layers: {
+              trim: options.trim ?? false,
+              ephemeral: options.ephemeral ?? true,
+              keepDenials: options.keepDenials ?? 1,
+            },
+          })
+        : null;
+    this.store = opened === null ? (options.store as FlowerSessionStore) : opened.sessions;
+    // A run on a server keeps its records there too (no manifest.json/lineage.json in the run directory).
+    this.records = options.records ?? runRecordsFor(this.runDir, opened?.server ?? null);
   }
 
   /**
@@ -349,15 +351,27 @@ export class Runtime {
     // Never rejects; a command that must see the row gone awaits `lease.release()` itself.
     void this.#lease?.release();
     this.#processes.leave();
+    // Records on a server: the rows still on their way are written before its connections are closed
+    // (docs/decisions.md D437).
+    const records =
+      this.records.kind === 'file'
+        ? null
+        : this.#recordWrites
+            .then(() => this.records.close())
+            .catch((error: unknown) => {
+              this.uiErrors.push(`records close: ${errorText(error)}`);
+            });
     try {
       const closing = this.store.close();
-      if (closing instanceof Promise) {
-        return closing.catch((error: unknown) => {
+      if (closing instanceof Promise || records !== null) {
+        const stored = Promise.resolve(closing).catch((error: unknown) => {
           this.uiErrors.push(`store close: ${errorText(error)}`);
         });
+        return Promise.all([stored, records]).then(() => undefined);
       }
     } catch (error) {
       this.uiErrors.push(`store close: ${errorText(error)}`);
+      if (records !== null) return records;
     }
   }
 

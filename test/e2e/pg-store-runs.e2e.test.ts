@@ -2,7 +2,7 @@
 // real Claude Code binary, flower's fake Messages API and a real PostgreSQL server started for this file.
 // The location carries the password of the server's password-protected user, and no file flower leaves
 // behind, no line it prints, may hold that password.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -116,6 +116,17 @@ describe('flower once --store postgres://… (e2e)', () => {
     expect(sessions).toHaveLength(1);
     const [sessionId] = sessions as [string];
     expect(first.stderr).toContain(sessionId);
+    // The run's records are on the server too: no manifest or lineage file in the run directory, and
+    // `status --store` finds the step there (the same command without the store sees no step).
+    expect(readdirSync(runDir).filter((name) => /^(manifest|lineage)\.json$/.test(name))).toEqual([]);
+    const fromServer = await cli.run(['status', '--json', '--store', location]);
+    expect(fromServer.exitCode, fromServer.stderr).toBe(0);
+    expect(JSON.parse(fromServer.stdout)).toMatchObject({
+      found: true,
+      steps: [{ step: 'ad-hoc', state: 'ok', sessionId }],
+    });
+    const fromFiles = await cli.run(['status', '--json']);
+    expect(JSON.parse(fromFiles.stdout)).toMatchObject({ steps: [] });
     // Nothing of the transcript in the run directory's SQLite file.
     expect(localProjects(runDir)).toEqual([]);
     // The local copy Claude Code keeps goes: the resume must come from the server.
@@ -295,5 +306,62 @@ describe('flower run with FLOWER_STORE, killed with SIGKILL (e2e)', () => {
     expect(ran).toEqual(['step-01', 'step-02', 'step-03', 'step-04']);
     expect(filesHolding(scratch.dir, SECRET_PASSWORD)).toEqual([]);
     expect(rerun.stderr + doomed.stderr).not.toContain(SECRET_PASSWORD);
+  });
+});
+
+describe('two hosts on one PostgreSQL run (e2e)', () => {
+  let server: FakeAnthropicServer;
+  let scratch: ScratchEnvironment;
+  let reachedStep2: () => void = () => undefined;
+  let hung = false;
+  const meter = new UsageMeter();
+
+  beforeAll(async () => {
+    server = await FakeAnthropicServer.start((request) => {
+      const progress = progressOf(request);
+      const step = nextStep(progress, 3);
+      if (step > 3) return meter.say('All 3 steps are done.');
+      // Only the first host hangs: a second driver (which must not exist) would finish at once.
+      if (step === 2 && !hung) {
+        hung = true;
+        reachedStep2();
+        return { kind: 'hang' };
+      }
+      return meter.answer([bashStep(step, progress)]);
+    });
+    scratch = await scratchEnvironment({ baseUrl: server.url });
+  });
+
+  afterAll(async () => {
+    await killStrayFlowers();
+    await server?.close();
+    await scratch?.cleanup();
+  });
+
+  test('while one host drives the run, the other (its own workspace, same ?run=) only watches it from the server', async () => {
+    const location = new URL(await secretLocation('two_hosts'));
+    location.searchParams.set('run', 'shared');
+    const target = writeWorkflow(scratch.dir);
+    const flower = (host: string): FlowerProcess => {
+      const workspace = join(scratch.dir, `host-${host}`);
+      mkdirSync(workspace, { recursive: true });
+      return new FlowerProcess(['-w', workspace, 'run', target], {
+        cwd: scratch.dir,
+        env: { ...scratch.env, FLOWER_HOST: host, FLOWER_STORE: location.toString() },
+      });
+    };
+    const reached = new Promise<void>((resolve) => (reachedStep2 = resolve));
+    const alpha = flower('alpha');
+    await reached;
+    const calls = server.calls.length;
+
+    const beta = flower('beta');
+    expect(await beta.exited, beta.stderr).toEqual({ code: 0, signal: null });
+    expect(beta.stderr).toContain(`pid ${alpha.child.pid} on alpha`);
+    // Where the run stands comes from alpha's rows on the server: beta's run directory has none.
+    expect(beta.stderr).toContain('work · running');
+    expect(existsSync(join(scratch.dir, 'host-beta', 'runs', 'manifest.json'))).toBe(false);
+    expect(server.calls.length).toBe(calls);
+    expect(await alpha.crash()).toEqual({ code: null, signal: 'SIGKILL' });
   });
 });

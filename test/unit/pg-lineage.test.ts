@@ -45,7 +45,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  for (const rt of runtimes.splice(0)) rt.close();
+  for (const rt of runtimes.splice(0)) void rt.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

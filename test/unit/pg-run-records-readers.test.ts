@@ -4,7 +4,7 @@
  * (`analyzeRun`) and the wake state read the rows and the lineage from there — also rows another host wrote
  * from another run directory under the same run name.
  */
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -67,7 +67,7 @@ async function runStep(workspace: string, run: string, sessionId: string): Promi
     await runtime.run(PRICED_SPEC, 'x');
     await runtime.recordsWritten();
   } finally {
-    runtime.close();
+    await runtime.close();
   }
   expect(runtime.uiErrors).toEqual([]);
   return runtime;
@@ -165,6 +165,36 @@ describe('run records in PostgreSQL', () => {
       expect(page.spenders.map((spender) => spender.label)).toEqual(['worker · main thread']);
     } finally {
       await dashboard.close();
+    }
+  });
+});
+
+describe('a Runtime whose configuration names a PostgreSQL store', () => {
+  test('keeps its rows and lineage on the server (no files) and writes them before close() settles', async () => {
+    const location = await server.createDatabase('configured');
+    const workspace = join(dir, 'configured-app');
+    mkdirSync(workspace);
+    const runtime = new Runtime({
+      workspace,
+      config: { env: { ...PRICED_CONFIG.env, FLOWER_STORE: location } },
+      backend: new SdkLikeBackend([
+        [sdk.init('s-conf'), sdk.text('done', { sessionId: 's-conf', id: 'm-conf' }), sdk.result()],
+      ]),
+      resilience: false,
+    });
+    try {
+      await runtime.run(PRICED_SPEC, 'x');
+    } finally {
+      // No recordsWritten(): closing is what must wait for the rows still on their way.
+      await runtime.close();
+    }
+    expect(runtime.uiErrors).toEqual([]);
+    expect(existsSync(join(runtime.runDir, 'manifest.json'))).toBe(false);
+    const records = new PgRunRecords({ location, schema: 'flower', run: 'configured-app' });
+    try {
+      expect(await records.readRows()).toEqual([expect.objectContaining({ step: 'worker', ok: true })]);
+    } finally {
+      await records.close();
     }
   });
 });

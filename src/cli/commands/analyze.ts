@@ -7,7 +7,7 @@
  * @module
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import picocolors from 'picocolors';
 import { analysisHtml } from '../../analyze/analysis-html.js';
 import { analysisLines, PLAIN, type TextPaint } from '../../analyze/analysis-text.js';
@@ -17,18 +17,25 @@ import { errorMessage } from '../../internal/error-text.js';
 import { renderWidth } from '../../render/display-width.js';
 import { useColor } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
+import { readCommandRecords } from '../command-stores.js';
 import type { AnalyzeOptions, GlobalOptions } from '../program.js';
 
 /** Runs `flower analyze`; returns the exit code (0; 1 when there is no run or the report cannot be written). */
-export function analyzeCommand(
+export async function analyzeCommand(
   runDir: string | undefined,
   options: AnalyzeOptions,
   globals: GlobalOptions,
   context: CommandContext,
-): number {
+): Promise<number> {
   const { io } = context;
   const directory = locate(runDir, globals, io.cwd);
-  const analysis = analyzeRun(directory);
+  // A run on a server keeps its steps there; its transcripts are still read from `sessions.db` only.
+  const records = await readCommandRecords(loadConfig({ env: io.env, cwd: io.cwd }), globals, {
+    // The workspace names the run on the server unless `?run=`/`FLOWER_RUN` does: `-w`, else the run's parent.
+    workspace: runDir === undefined ? resolve(io.cwd, globals.workspace) : dirname(directory),
+    runDir: directory,
+  });
+  const analysis = analyzeRun(directory, records === undefined ? {} : { records });
   if (options.html !== undefined) {
     const target = resolve(io.cwd, options.html);
     try {

@@ -24,6 +24,7 @@ import { stepRole } from '../../analyze/step-role.js';
 import { askOracle } from '../../workflow/ask-oracle.js';
 import type { Workbench } from '../../workbench/workbench.js';
 import type { CommandContext } from '../command-context.js';
+import { openCommandRecords } from '../command-stores.js';
 import type { GlobalOptions } from '../program.js';
 import { SIGINT_EXIT_CODE } from '../signals.js';
 import { locateRun } from './status.js';
@@ -163,12 +164,15 @@ export async function dashboardCommand(
     return 1;
   }
   const config = loadConfig({ env: io.env, cwd: io.cwd });
+  // A run on a server (`--store`, `FLOWER_STORE`): its steps and lineage are read there while the page lasts.
+  const records = await openCommandRecords(config, globals, { workspace, runDir });
   let dashboard: Dashboard;
   try {
     dashboard = await openDashboard(
       {
         workspace,
         runDir,
+        ...(records === null ? {} : { records }),
         workbench: () => existingWorkbench(workspace, runDir, globals.workbench === true),
         config,
         budgetUsd: options.budget ?? null,
@@ -177,6 +181,7 @@ export async function dashboardCommand(
       context,
     );
   } catch (error) {
+    await records?.close();
     io.stderr.write(`${uiText('dashboard.failed', { e: errorMessage(error) }, lang)}\n`);
     return 1;
   }
@@ -196,6 +201,7 @@ export async function dashboardCommand(
     signals.on('SIGTERM', onTerminate);
   });
   await dashboard.close();
+  await records?.close();
   // Ctrl-C is how a dashboard is stopped; it reports like every other Ctrl-C stop (130), SIGTERM as 143.
   return signal === 'SIGINT' ? SIGINT_EXIT_CODE : 143;
 }

@@ -31,14 +31,15 @@ import type { Workbench } from '../../workbench/workbench.js';
 import type { CommandContext } from '../command-context.js';
 import { driveWorkflow } from '../drive-workflow.js';
 import type { GlobalOptions, GoOptions } from '../program.js';
-import { checkCommandStores } from '../command-stores.js';
+import { checkCommandStores, serverLineage, serverWakeState } from '../command-stores.js';
+import { leaseStoreFor } from '../../runtime/lease-store-for.js';
 import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import { readStartupLine } from '../startup-prompt.js';
 import { wakeBanner } from '../wake-banner.js';
 import { attachLines } from '../attach-lines.js';
 import { errorMessage } from '../../internal/error-text.js';
 import { dashboardLines, openDashboard } from './dashboard.js';
-import { acquireRunLease, attachToHolder, reportLostLease } from '../lease-gate.js';
+import { acquireRunLease, attachToHolder, holderRows, reportLostLease } from '../lease-gate.js';
 
 /** What `/new` typed at the startup prompt means: start over, as `--new` does. */
 export const NEW_COMMAND = '/new';
@@ -76,13 +77,21 @@ export async function goCommand(
   }
   const knownGit = gitWorkTree === undefined ? {} : { gitWorkTree };
   // Before the prompt and before anything is written: a store that cannot be used stops here, unchanged.
-  await checkCommandStores(config, globals, io);
+  const server = await checkCommandStores(config, globals, io);
   // A run driven by another live flower is only watched: two drivers would both run every step.
   const directory = runDir ?? join(existsSync(workspace) ? realpathSync(workspace) : workspace, 'runs');
   const processes = new RunProcesses(directory, 'go');
   const live = processes.goHolder();
   if (live !== null) return attach(live, directory, startup.renderer, lang);
-  const wake = wakeState(workspace, { ...(runDir === undefined ? {} : { runDir }), isolate });
+  const wake = await serverWakeState(
+    wakeState(workspace, {
+      ...(runDir === undefined ? {} : { runDir }),
+      isolate,
+      ...(server === null ? {} : { lineage: await serverLineage(directory, server) }),
+    }),
+    server,
+    workspace,
+  );
   const fresh = options.new === true;
   const given = (ask ?? '').trim();
   const banner = (): void =>
@@ -135,10 +144,16 @@ export async function goCommand(
   // Claimed under the lock before anything is changed (`--new` archives): of two starts, one attaches.
   // Claiming writes processes.json, the first file of a new run directory: it must ignore itself first.
   // The lease first: it is what another host sees too (docs/scaling.md).
-  const claim = await acquireRunLease(directory, 'go', config.env);
+  const claim = await acquireRunLease(directory, 'go', config.env, leaseStoreFor(directory, server));
   if (claim.kind === 'held') {
     await dashboard?.close();
-    return attachToHolder(claim.holder, directory, startup.renderer, lang);
+    return attachToHolder(
+      claim.holder,
+      directory,
+      startup.renderer,
+      lang,
+      await holderRows(directory, server),
+    );
   }
   const holder = processes.enter({ go: true });
   if (holder !== null) {

@@ -12,7 +12,8 @@
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load-config.js';
 import { createRunDirectory } from '../../runtime/run-directory.js';
-import { acquireRunLease, attachToHolder, reportLostLease } from '../lease-gate.js';
+import { leaseStoreFor } from '../../runtime/lease-store-for.js';
+import { acquireRunLease, attachToHolder, holderRows, reportLostLease } from '../lease-gate.js';
 import { checkCommandStores } from '../command-stores.js';
 import { commandRuntime, startRunCommand } from '../start-run-command.js';
 import type { CommandContext } from '../command-context.js';
@@ -34,11 +35,23 @@ export async function runCommand(
   // One driver per workflow and run directory, on this host or another (docs/scaling.md).
   const runDir = resolve(io.cwd, globals.runDir ?? join(globals.workspace, 'runs'));
   // Checked before the run directory is made: a store that cannot be used changes nothing.
-  await checkCommandStores(startup.config, globals, io);
+  const server = await checkCommandStores(startup.config, globals, io);
   createRunDirectory(runDir);
-  const claim = await acquireRunLease(runDir, `run:${target}`, startup.config.env);
+  // The lease is where the transcripts are: on the server it is what another host's flower sees.
+  const claim = await acquireRunLease(
+    runDir,
+    `run:${target}`,
+    startup.config.env,
+    leaseStoreFor(runDir, server),
+  );
   if (claim.kind === 'held') {
-    return attachToHolder(claim.holder, runDir, startup.renderer, startup.config.lang);
+    return attachToHolder(
+      claim.holder,
+      runDir,
+      startup.renderer,
+      startup.config.lang,
+      await holderRows(runDir, server),
+    );
   }
   const runtime = await commandRuntime(startup.config, globals, context, {
     budgetUsd: options.budget ?? null,

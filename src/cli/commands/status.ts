@@ -17,24 +17,30 @@ import { renderWidth } from '../../render/display-width.js';
 import { wrapText } from '../../render/wrap-text.js';
 import type { OutputStream } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
+import { readCommandRecords } from '../command-stores.js';
 import type { GlobalOptions, StatusOptions } from '../program.js';
 import { statusLines } from '../status-lines.js';
 
 /** Runs `flower status`; returns the exit code (0: a run was found; 1: none here). */
-export function statusCommand(
+export async function statusCommand(
   dir: string | undefined,
   options: StatusOptions,
   globals: GlobalOptions,
   context: CommandContext,
-): number {
+): Promise<number> {
   const { io } = context;
   const { workspace, runDir } = locateRun(dir, globals, io.cwd);
-  const status = runStatus(workspace, runDir, { roleOf: stepRole });
+  const config = loadConfig({ env: io.env, cwd: io.cwd });
+  // A run on a server (`--store`, `FLOWER_STORE`) keeps its steps and lineage there, not in the run directory.
+  const records = await readCommandRecords(config, globals, { workspace, runDir });
+  const status = runStatus(workspace, runDir, {
+    roleOf: stepRole,
+    ...(records === undefined ? {} : { records }),
+  });
   if (options.json === true) {
     io.stdout.write(`${JSON.stringify(status)}\n`);
     return status.found ? 0 : 1;
   }
-  const config = loadConfig({ env: io.env, cwd: io.cwd });
   const lines = statusLines(status, { env: config.env, lang: config.lang });
   // The facts are the command's result (stdout); "no run here" is a deliberate stop (stderr).
   const stream = status.found ? io.stdout : io.stderr;
