@@ -173,8 +173,14 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       process.removeListener('exit', killOnExit);
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT');
+        // A smart shutdown (SIGTERM) waits for the sessions still closing: a fast one (SIGINT) terminates them,
+        // and a client a pool is just ending then gets "terminating connection due to administrator command"
+        // as an 'error' nobody listens to any more — an uncaught exception that failed a whole test run. A
+        // session left open by a test would hold a smart shutdown forever, so after 10 s it becomes fast.
+        child.kill('SIGTERM');
+        const fast = setTimeout(() => child.kill('SIGINT'), 10_000);
         await exited;
+        clearTimeout(fast);
       }
       rmSync(root, { recursive: true, force: true });
     },
