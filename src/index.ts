@@ -105,7 +105,7 @@ export type {
 } from './runtime/cost-breakdown.js';
 export { runCostBreakdown } from './runtime/run-cost.js';
 export { Lineage } from './runtime/lineage.js';
-export type { LineageNotice, LineageOpenOptions } from './runtime/lineage.js';
+export type { LineageNotice, LineageOpenOptions } from './runtime/lineage-open-options.js';
 export { wakeState } from './runtime/wake-state.js';
 export type { WakeState, WakeStateOptions } from './runtime/wake-state.js';
 export { HandoffPolicy } from './runtime/handoff-policy.js';
