@@ -105,7 +105,7 @@ export type {
 } from './runtime/cost-breakdown.js';
 export { runCostBreakdown } from './runtime/run-cost.js';
 export { Lineage } from './runtime/lineage.js';
-export type { LineageNotice, LineageOpenOptions } from './runtime/lineage.js';
+export type { LineageNotice, LineageOpenOptions } from './runtime/lineage-open-options.js';
 export { wakeState } from './runtime/wake-state.js';
 export type { WakeState, WakeStateOptions } from './runtime/wake-state.js';
 export { HandoffPolicy } from './runtime/handoff-policy.js';
@@ -176,7 +176,9 @@ export { Bequest, bequestPrompt } from './roles/bequest.js';
 export { writeBequest } from './roles/write-bequest.js';
 
 export { HumanChannel } from './human/human-channel.js';
-export type { Ask, AskState, HumanChannelOptions, Mail } from './human/human-channel.js';
+export type { Ask, AskState } from './human/ask.js';
+export type { HumanChannelOptions } from './human/human-channel-options.js';
+export type { Mail } from './human/mail.js';
 export { ASK_TOOL, INBOX_TOOL } from './human/human-tools.js';
 export { AMEND_LABELS } from './human/channel-files.js';
 export { RecentWindow } from './human/recent-window.js';

@@ -27,15 +27,11 @@ import {
   README_TASK,
   VERDICT_NOT_YET,
 } from './demo-replies.js';
-import {
-  CROSSING_CONTEXT,
-  DEMO_CALL_LIMIT,
-  DEMO_WINDOW,
-  demoScenario,
-  demoTurn,
-  spillPath,
-  type DemoTurn,
-} from './demo-scenario.js';
+import { CROSSING_CONTEXT } from './demo-coordinator-turn.js';
+import type { DemoTurn } from './demo-move.js';
+import { spillPath } from './demo-progress.js';
+import { DEMO_CALL_LIMIT, DEMO_WINDOW, demoScenario } from './demo-scenario.js';
+import { demoTurn } from './demo-turn.js';
 
 type Message = { role: 'user' | 'assistant'; content: unknown };
 type Request = Pick<FakeRequest, 'body' | 'thread' | 'turn' | 'compaction'>;

@@ -11,7 +11,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errorMessage } from '../internal/error-text.js';
 
-import type { Ask, Mail } from './human-channel.js';
+import type { Ask } from './ask.js';
+import type { Mail } from './mail.js';
 
 /** The headings an amend entry is filed under (decisions.md D1: English is written). */
 export const AMEND_LABELS = { run: 'Added during the run', wake: 'Added on wake' } as const;

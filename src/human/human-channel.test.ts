@@ -12,8 +12,8 @@ import {
   INVALID_TEXT,
   OVER_BUDGET_TEXT,
   TIMEOUT_TEXT,
-  type HumanChannelOptions,
 } from './human-channel.js';
+import type { HumanChannelOptions } from './human-channel-options.js';
 
 let dir: string;
 let events: FlowerEvent[];

@@ -30,54 +30,13 @@ import {
 } from './channel-files.js';
 import { DECLINED_TEXT, INVALID_TEXT, OVER_BUDGET_TEXT, TIMEOUT_TEXT } from './channel-texts.js';
 import { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';
+import type { Ask, AskState } from './ask.js';
+import type { HumanChannelOptions } from './human-channel-options.js';
 import { humanMcpServers } from './human-tools.js';
+import type { Mail } from './mail.js';
 
 export { AMEND_LABELS } from './channel-files.js';
 export { DECLINED_TEXT, INVALID_TEXT, OVER_BUDGET_TEXT, TIMEOUT_TEXT } from './channel-texts.js';
-
-/** Where a question stands. `asked` is the only open state. */
-export type AskState = 'asked' | 'answered' | 'timeout' | 'declined' | 'over_budget' | 'invalid';
-
-/** One question from an agent. */
-export interface Ask {
-  /** `q<n>`; the counter is shared with mail, so ids order everything said on the channel. */
-  id: string;
-  question: string;
-  options: string[];
-  /** Epoch seconds. */
-  askedAt: number;
-  state: AskState;
-  /** What the asking tool returns to the model (the human's words, or a fall-through instruction). */
-  answer: string;
-}
-
-/** One message a human sent without being asked. */
-export interface Mail {
-  /** `m<n>`. */
-  id: string;
-  text: string;
-  /** Epoch seconds. */
-  sentAt: number;
-  /** Delivered through the inbox tool. */
-  taken: boolean;
-}
-
-/** Options of {@link HumanChannel}. */
-export interface HumanChannelOptions {
-  /** Receives `ask`, `answer` and `mail` events; a throwing sink is recorded in `uiErrors`. */
-  onEvent?: EventSink | null;
-  /** Most questions to put to the human; `null` (default) = unlimited, `0` = none. */
-  maxAsks?: number | null;
-  /** Seconds a question waits; `null` = forever, `<= 0` = fall through at once. Default 1800. */
-  timeoutS?: number | null;
-  /** The Q&A log (`notes/qa-log.md` on the go path); `null` = no log. */
-  logPath?: string | null;
-  /** The file mail is appended to (normally the brief); `null` = mail dies at the step boundary. */
-  amendPath?: string | null;
-  overBudgetText?: string;
-  timeoutText?: string;
-  declinedText?: string;
-}
 
 /** setTimeout's largest delay; a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -11,7 +11,8 @@ import { z } from 'zod';
 
 import { createSdkMcpServer, tool, type McpServerConfig } from '../agent/claude-sdk.js';
 import { loadPrompt } from '../internal/load-prompt.js';
-import type { HumanChannel, Mail } from './human-channel.js';
+import type { HumanChannel } from './human-channel.js';
+import type { Mail } from './mail.js';
 
 // Defined in human-tool-names.ts; passed on here because the public API exports them from this module.
 export { ASK_TOOL, INBOX_TOOL } from '../guards/human-tool-names.js';

@@ -6,9 +6,8 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
-import { realpathSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { projectKey as projectKeyOf } from '../agent/project-key.js';
 import { uiText, type CatalogKey, type Lang } from '../config/ui-text.js';
 import type { WarningCode } from '../events/flower-event.js';
@@ -18,13 +17,24 @@ import { LockedJsonFile, moveAside, type JsonFileState } from '../internal/locke
 import { claimArchiveFolder, moveIntoFolder } from './archive-folder.js';
 import {
   copyRecord,
-  emptyRecord,
   readRecord,
   usableStep,
   writeRecord,
   type HandoffHash,
   type LineageRecord,
 } from './lineage-record.js';
+import type { LineageNotice, LineageOpenOptions } from './lineage-open-options.js';
+import {
+  fresh,
+  locate,
+  matchRecord,
+  rekeyOf,
+  relocated,
+  runRekey,
+  type Here,
+  type Match,
+  type ProjectRekey,
+} from './lineage-workspace.js';
 import { newRunId } from './run-id.js';
 import type { RecordsUpdate, RunRecords } from './run-records.js';
 
@@ -32,42 +42,6 @@ export type { HandoffHash } from './lineage-record.js';
 
 /** The lineage file's name inside the run directory. */
 export const LINEAGE_FILE = 'lineage.json';
-
-/** A line for the screen about what `open` found: moved, reset or quarantined. */
-export interface LineageNotice {
-  code: WarningCode;
-  text: string;
-}
-
-/** Old and new SDK project keys of a moved workspace: the caller runs `store.rekey(from, to)`. */
-export interface ProjectRekey {
-  from: string;
-  to: string;
-}
-
-/** Options of {@link Lineage.open}. */
-export interface LineageOpenOptions {
-  /**
-   * Change nothing on disk (for `wakeState`): no quarantine, no rewrite; `remember`, `bump` and
-   * `recordHandoff` change only this object. `archive`, an explicit request, still moves files.
-   */
-  readonly?: boolean;
-  /** Names the quarantine copy `lineage.json.corrupt-<runId>`; a fresh run id by default. */
-  runId?: string;
-  /** Language of the notice texts. */
-  lang?: Lang;
-  /**
-   * Moves the stored sessions when the project key changed (normally `store.rekey`). Called under the lock
-   * before the file records the new key; if it throws, the file keeps the old key so the next open retries.
-   * Without it the file records the new key at once and the caller must act on {@link Lineage.rekey}.
-   */
-  rekeyStore?: (from: string, to: string) => unknown;
-  /**
-   * With `readonly`: the lineage document as read from where the run's records live (PostgreSQL), `null`
-   * when there is none, instead of the file.
-   */
-  document?: Record<string, unknown> | null;
-}
 
 interface Settings {
   readonly: boolean;
@@ -80,18 +54,6 @@ interface Settings {
 }
 
 type Notice = [WarningCode, CatalogKey, Record<string, string>];
-
-type Match =
-  | { kind: 'missing' }
-  | { kind: 'same'; record: LineageRecord }
-  | { kind: 'moved'; record: LineageRecord }
-  | { kind: 'foreign'; other: string };
-
-interface Here {
-  workspace: string;
-  workspaceRel: string;
-  projectKey: string;
-}
 
 /** The step → session mapping of one workspace in one run directory. */
 export class Lineage {
@@ -451,69 +413,4 @@ export class Lineage {
 
 function lineageFile(path: string): LockedJsonFile {
   return new LockedJsonFile(path, { accepts: isRecord });
-}
-
-/** The resolved workspace, its path from the run directory and its project key (decisions.md D19). */
-function locate(runDir: string, workspace: string): Here {
-  const workspacePath = realOrResolved(workspace);
-  const rel = relative(realOrResolved(runDir), workspacePath).split(sep).join('/');
-  return {
-    workspace: workspacePath,
-    workspaceRel: rel === '' ? '.' : rel,
-    projectKey: projectKeyOf(workspacePath),
-  };
-}
-
-function realOrResolved(path: string): string {
-  const resolved = resolve(path);
-  try {
-    return realpathSync(resolved);
-  } catch {
-    return resolved;
-  }
-}
-
-function matchRecord(value: unknown, here: Here): Match {
-  if (!isRecord(value)) return { kind: 'missing' };
-  const record = readRecord(value);
-  if (record.workspace === here.workspace) return { kind: 'same', record };
-  if (record.workspaceRel !== null && record.workspaceRel === here.workspaceRel) {
-    return { kind: 'moved', record };
-  }
-  return { kind: 'foreign', other: record.workspace || '?' };
-}
-
-/** Old and new key when the sessions on record live under another key than this workspace's. */
-function rekeyOf(match: Match, here: Here): ProjectRekey | null {
-  if (match.kind !== 'same' && match.kind !== 'moved') return null;
-  const from = match.record.projectKey ?? projectKeyOf(match.record.workspace || here.workspace);
-  return from === here.projectKey ? null : { from, to: here.projectKey };
-}
-
-function runRekey(rekeyStore: Settings['rekeyStore'], rekey: ProjectRekey): boolean {
-  if (rekeyStore === null) return true;
-  try {
-    rekeyStore(rekey.from, rekey.to);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function fresh(here: Here): LineageRecord {
-  return relocated({ ...emptyRecord(), lineageId: randomBytes(8).toString('hex') }, here);
-}
-
-/**
- * `record` with this workspace's paths, and an identity if it had none (a Python flower file). The project
- * key stays: it names where the sessions are stored, and changes only when they are re-keyed.
- */
-function relocated(record: LineageRecord, here: Here): LineageRecord {
-  return {
-    ...copyRecord(record),
-    workspace: here.workspace,
-    workspaceRel: here.workspaceRel,
-    projectKey: record.projectKey ?? here.projectKey,
-    lineageId: record.lineageId ?? randomBytes(8).toString('hex'),
-  };
 }

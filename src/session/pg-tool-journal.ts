@@ -8,6 +8,7 @@
 import type { Pool, PoolClient } from 'pg';
 
 import { FlowerError } from '../errors.js';
+import { parseJournalInput } from './parse-journal-input.js';
 import { loadPg } from './pg-driver.js';
 import type { PgModule } from './pg-driver.js';
 import { quotedName } from './pg-driver.js';
@@ -80,7 +81,7 @@ export class PgToolJournal {
     if (wanted.length === 0) return [];
     const rows = await this.#query<JournalRow>(this.#sql.calls, [sessionId, wanted]);
     return rows.flatMap((row) => {
-      const input = parseInput(row.input);
+      const input = parseJournalInput(row.input);
       return input === null
         ? []
         : [
@@ -202,15 +203,4 @@ interface JournalRow {
   tool_name: string;
   input: string;
   started_at: string;
-}
-
-function parseInput(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
 }

@@ -13,6 +13,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
+import { parseJournalInput } from './parse-journal-input.js';
 import { prepareWritableDatabase } from './schema.js';
 import { openSqlite, type SqliteConnection, type SqliteStatement } from './sqlite-driver.js';
 import { explainStoreError } from './store-errors.js';
@@ -136,7 +137,7 @@ export class ToolJournal implements ToolJournalReader {
       if (except?.has(id) === true) continue;
       const row = this.#call.get(sessionId, id) as JournalRow | undefined;
       if (row === undefined) continue;
-      const input = parseInput(row.input);
+      const input = parseJournalInput(row.input);
       if (input === null) continue;
       calls.push({
         sessionId: row.session_id,
@@ -176,15 +177,4 @@ interface JournalRow {
   tool_name: string;
   input: string;
   started_at: number;
-}
-
-function parseInput(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
 }

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
 
-import { demoScenario, DEMO_TOOL_IDS } from '../../src/demo/demo-scenario.js';
+import { demoScenario } from '../../src/demo/demo-scenario.js';
+import { DEMO_TOOL_IDS } from '../../src/demo/demo-tool-ids.js';
 import { DEMO_OPTIONS, DEMO_QUESTION, DEMO_REQUEST } from '../../src/demo/demo-replies.js';
 import { FakeAnthropicServer, scratchEnvironment } from '../../src/testing/index.js';
 import type { FakeRequest } from '../../src/testing/index.js';
