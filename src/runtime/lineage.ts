@@ -234,14 +234,17 @@ export class Lineage {
         : settings.document === null
           ? { kind: 'missing' }
           : { kind: 'parsed', value: settings.document };
-    let match: Match = state.kind === 'parsed' ? matchRecord(state.value, here) : { kind: 'missing' };
+    // A run named on a server is its name, whatever path another host saw the workspace at.
+    const anyPath = records?.named === true;
+    let match: Match =
+      state.kind === 'parsed' ? matchRecord(state.value, here, anyPath) : { kind: 'missing' };
     let rekey = rekeyOf(match, here);
     let written: LineageRecord | null = null;
     if (!settings.readonly && (state.kind === 'unreadable' || match.kind === 'moved' || rekey !== null)) {
       // Quarantine, re-key and rewrite happen under the lock, on a fresh read.
       try {
         const rewrite = (current: unknown): Record<string, unknown> | undefined => {
-          match = current === undefined ? { kind: 'missing' } : matchRecord(current, here);
+          match = current === undefined ? { kind: 'missing' } : matchRecord(current, here, anyPath);
           rekey = rekeyOf(match, here);
           if (match.kind !== 'same' && match.kind !== 'moved') return undefined;
           const record = relocated(match.record, here);
@@ -473,11 +476,16 @@ function realOrResolved(path: string): string {
   }
 }
 
-function matchRecord(value: unknown, here: Here): Match {
+/**
+ * How the stored lineage `value` relates to this workspace. `anyPath`: the record is this run's whatever its
+ * path (a server's records of a run named by the user: another host may see the shared workspace at another
+ * path, with its run directory elsewhere; docs/decisions.md D455), so a different path is a move.
+ */
+function matchRecord(value: unknown, here: Here, anyPath: boolean): Match {
   if (!isRecord(value)) return { kind: 'missing' };
   const record = readRecord(value);
   if (record.workspace === here.workspace) return { kind: 'same', record };
-  if (record.workspaceRel !== null && record.workspaceRel === here.workspaceRel) {
+  if (anyPath || (record.workspaceRel !== null && record.workspaceRel === here.workspaceRel)) {
     return { kind: 'moved', record };
   }
   return { kind: 'foreign', other: record.workspace || '?' };
