@@ -53,12 +53,17 @@ function realOrResolved(path: string): string {
   }
 }
 
-/** Whether the stored lineage `value` is this workspace's, this workspace's before a move, or another's. */
-export function matchRecord(value: unknown, here: Here): Match {
+/**
+ * Whether the stored lineage `value` is this workspace's, this workspace's before a move, or another's.
+ * `anyPath`: the record is this run's whatever its path (a server's records of a run named by the user:
+ * another host may see the shared workspace at another path, with its run directory elsewhere;
+ * docs/decisions.md D455), so a different path is a move.
+ */
+export function matchRecord(value: unknown, here: Here, anyPath: boolean): Match {
   if (!isRecord(value)) return { kind: 'missing' };
   const record = readRecord(value);
   if (record.workspace === here.workspace) return { kind: 'same', record };
-  if (record.workspaceRel !== null && record.workspaceRel === here.workspaceRel) {
+  if (anyPath || (record.workspaceRel !== null && record.workspaceRel === here.workspaceRel)) {
     return { kind: 'moved', record };
   }
   return { kind: 'foreign', other: record.workspace || '?' };

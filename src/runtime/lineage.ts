@@ -196,14 +196,17 @@ export class Lineage {
         : settings.document === null
           ? { kind: 'missing' }
           : { kind: 'parsed', value: settings.document };
-    let match: Match = state.kind === 'parsed' ? matchRecord(state.value, here) : { kind: 'missing' };
+    // A run named on a server is its name, whatever path another host saw the workspace at.
+    const anyPath = records?.named === true;
+    let match: Match =
+      state.kind === 'parsed' ? matchRecord(state.value, here, anyPath) : { kind: 'missing' };
     let rekey = rekeyOf(match, here);
     let written: LineageRecord | null = null;
     if (!settings.readonly && (state.kind === 'unreadable' || match.kind === 'moved' || rekey !== null)) {
       // Quarantine, re-key and rewrite happen under the lock, on a fresh read.
       try {
         const rewrite = (current: unknown): Record<string, unknown> | undefined => {
-          match = current === undefined ? { kind: 'missing' } : matchRecord(current, here);
+          match = current === undefined ? { kind: 'missing' } : matchRecord(current, here, anyPath);
           rekey = rekeyOf(match, here);
           if (match.kind !== 'same' && match.kind !== 'moved') return undefined;
           const record = relocated(match.record, here);

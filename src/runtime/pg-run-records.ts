@@ -36,6 +36,8 @@ export type PgRecordsTarget = ({ pool: PgPoolLike } | { location: string }) & {
   run: string;
   /** Safe to print: the location with credentials replaced (`redactPgLocation`); defaults to the server's. */
   redacted?: string;
+  /** The run's name was given (`?run=`, `FLOWER_RUN`), not taken from the workspace folder (default false). */
+  named?: boolean;
 };
 
 /** The records of the run `target.run` in PostgreSQL. Connects on first use; asynchronous throughout. */
@@ -45,6 +47,8 @@ export class PgRunRecords implements RunRecords {
   readonly location: string;
   /** The run's name. */
   readonly run: string;
+  /** The run's name was given: its lineage is this run's at any workspace path (docs/decisions.md D455). */
+  readonly named: boolean;
   readonly #schema: string;
   readonly #ownPool: string | null;
   #pool: Pool | null;
@@ -57,6 +61,7 @@ export class PgRunRecords implements RunRecords {
   /** @throws FlowerError (`USAGE`) when a location is given that is not a `postgres://` URL. */
   constructor(target: PgRecordsTarget) {
     this.run = target.run;
+    this.named = target.named ?? false;
     this.#schema = target.schema;
     if ('pool' in target) {
       // Only a pg Pool is accepted by the type's contract; the loose type keeps pg out of the declarations.

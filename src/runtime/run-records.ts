@@ -38,6 +38,11 @@ export interface RunRecords {
   readonly kind: 'file' | 'postgres';
   /** Where the records are, safe to print: the run directory, or the redacted location with the run name. */
   readonly location: string;
+  /**
+   * A server's records of a run whose name was given: its lineage is the run's whatever path a host sees the
+   * workspace at (docs/decisions.md D455). Absent or false otherwise.
+   */
+  readonly named?: boolean;
   /** The manifest rows in order; `[]` when there are none or they cannot be read. Never changes anything. */
   readRows(): ManifestRow[] | Promise<ManifestRow[]>;
   /**

@@ -51,6 +51,7 @@ describe('openRunStores', () => {
         location: PG,
         schema: 'team_a',
         run: basename(directory),
+        named: false,
       });
       expect(journalOf(stores.sessions)).toBe((stores.sessions as PgFlowerStore).toolJournal);
       // Nothing is written for a server store: no run directory, no file.
@@ -90,5 +91,17 @@ describe('runNameFor', () => {
     expect(runNameFor(PG, '/w/project', { FLOWER_RUN: ' shared ' })).toBe('shared');
     expect(runNameFor(PG, '/w/project/', {})).toBe('project');
     expect(runNameFor(null, '/w/project', {})).toBe('project');
+  });
+
+  test('a server run is named when ?run= or FLOWER_RUN gave its name, not when the folder did', () => {
+    const named = (location: string, env: Record<string, string>): boolean | undefined => {
+      const stores = openRunStores({ runDir: join(directory, 'runs'), workspace: directory, location, env });
+      void stores.close();
+      return stores.server?.named;
+    };
+    expect(named(`${PG}&run=nightly`, {})).toBe(true);
+    expect(named(PG, { FLOWER_RUN: 'shared' })).toBe(true);
+    expect(named(PG, { FLOWER_RUN: ' ' })).toBe(false);
+    expect(named(PG, {})).toBe(false);
   });
 });

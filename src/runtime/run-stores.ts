@@ -64,6 +64,11 @@ export interface RunStoreServer {
   readonly schema: string;
   /** The run's name in the server (see {@link runNameFor}). */
   readonly run: string;
+  /**
+   * True when the run's name was given (`?run=`, `FLOWER_RUN`) rather than taken from the workspace folder:
+   * then the run is its name, wherever a host sees the workspace (docs/decisions.md D455).
+   */
+  readonly named?: boolean;
 }
 
 /** The stores of one run. */
@@ -118,7 +123,12 @@ export function openRunStores(options: OpenRunStoresOptions): RunStores {
       location: parsed.redacted,
       runName,
       kind: 'postgres',
-      server: { location, schema: parsed.schema, run: runName },
+      server: {
+        location,
+        schema: parsed.schema,
+        run: runName,
+        named: givenRunName(location, options.env ?? {}) !== null,
+      },
       ready: () => sessions.ready(),
       close: () => sessions.close(),
     };
@@ -189,6 +199,11 @@ export async function openCheckedRunStores(options: OpenRunStoresOptions): Promi
  * `FLOWER_RUN`, else the workspace folder's base name.
  */
 export function runNameFor(location: string | null, workspace: string, env: StoreEnv): string {
+  return givenRunName(location, env) ?? basename(resolve(workspace));
+}
+
+/** The run's name as the user gave it (`?run=`, else `FLOWER_RUN`), or null when none was given. */
+function givenRunName(location: string | null, env: StoreEnv): string | null {
   if (location !== null && isPgLocation(location)) {
     try {
       const given = new URL(location).searchParams.get('run')?.trim() ?? '';
@@ -197,7 +212,7 @@ export function runNameFor(location: string | null, workspace: string, env: Stor
       // A malformed location is refused where it is parsed; here it only names no run.
     }
   }
-  return runSetting(env) ?? basename(resolve(workspace));
+  return runSetting(env);
 }
 
 function notAStore(location: string, path: string): FlowerError {

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 
 import { agentSpec } from '../../src/agent/agent-spec.js';
+import { projectKey } from '../../src/agent/project-key.js';
 import { Lineage } from '../../src/runtime/lineage.js';
 import { PgRunRecords } from '../../src/runtime/pg-run-records.js';
 import { Runtime } from '../../src/runtime/runtime.js';
@@ -159,5 +160,31 @@ describe('lineage in PostgreSQL', () => {
     await lineage.settled();
     expect(lineage.steps).toEqual({ work: 's-mine' });
     expect(await storedLineage(run)).toEqual(foreign);
+  });
+
+  test('a named run is its name: a workspace at another path (and run directory) is the run moved, re-keyed', async () => {
+    const run = `app-${++runs}`;
+    const records = new PgRunRecords({ pool, schema: 'flower', run, named: true });
+    const elsewhere = {
+      workspace: '/elsewhere/app',
+      workspace_rel: '../../else',
+      project_key: '-elsewhere-app',
+      woke: 4,
+      steps: { work: 's-x' },
+    };
+    await records.updateLineage('test', () => elsewhere);
+    const workspace = join(dir, 'ws');
+    const rekeys: Array<[string, string]> = [];
+    const lineage = await Lineage.openRecords(records, join(dir, 'host-b-runs'), workspace, {
+      rekeyStore: (from, to) => rekeys.push([from, to]),
+    });
+    expect(lineage.notices.map((notice) => notice.code)).toEqual(['lineage_moved']);
+    expect(lineage.steps).toEqual({ work: 's-x' });
+    expect(rekeys).toEqual([['-elsewhere-app', projectKey(workspace)]]);
+    expect(await storedLineage(run)).toMatchObject({
+      workspace,
+      project_key: projectKey(workspace),
+      steps: { work: 's-x' },
+    });
   });
 });
