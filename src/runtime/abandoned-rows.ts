@@ -14,6 +14,7 @@ import { costBreakdown, stepCostBy } from './cost-breakdown.js';
 import { estimateEntries } from './cost-ledger.js';
 import type { PriceTable } from './price-table.js';
 import { FileRunRecords } from './file-run-records.js';
+import { withLocalEntries, type KeyedTranscript } from './local-transcripts.js';
 import type { ManifestRow } from './manifest.js';
 import type { RunRecords } from './run-records.js';
 import { KILLED } from './step-outcome.js';
@@ -33,6 +34,12 @@ export interface AbandonedRowsInput {
    * the completed row's `cost_by` is attributed from the same window.
    */
   loadTranscripts?: () => Promise<Array<{ key: string; entries: SessionStoreEntry[] }>>;
+  /**
+   * The Claude Code child's own transcripts of the session (`localTranscripts`): what they hold and the
+   * store does not yet — a response served just before the kill — is priced too, once per message id
+   * (docs/decisions.md D336). Read with `loadTranscripts` only.
+   */
+  loadLocal?: () => KeyedTranscript[];
   /** Epoch seconds; the end of the last row's window. */
   now: number;
   /** The prices to figure the rows' cost at; the list alone by default. */
@@ -45,6 +52,28 @@ export function isAbandoned(row: ManifestRow, sessionId: string, runId: string):
 }
 
 /**
+ * The sessions of rows other runs left unfinished that no live process holds (`live`: the sessions live
+ * flower processes on this run directory have claimed), in manifest order. Their processes are gone, and
+ * a session that is never resumed — a killed judge's, a bequest's — would otherwise keep its row unfinished,
+ * short of the responses it was served after the row was last written (docs/decisions.md D337).
+ */
+export function deadSessions(
+  rows: readonly ManifestRow[],
+  runId: string,
+  live: ReadonlySet<string>,
+): string[] {
+  const sessions = rows.flatMap((row) =>
+    row.session_id !== null &&
+    row.session_id !== '' &&
+    !live.has(row.session_id) &&
+    isAbandoned(row, row.session_id, runId)
+      ? [row.session_id]
+      : [],
+  );
+  return [...new Set(sessions)];
+}
+
+/**
  * Completes the unfinished rows other runs left for the session; returns how many. Reads the store only
  * when there is such a row. Throws only on a failed manifest write.
  */
@@ -52,7 +81,8 @@ export async function completeAbandonedRows(input: AbandonedRowsInput): Promise<
   const records = input.records ?? new FileRunRecords(input.runDir);
   const rows = await records.readRows();
   if (!rows.some((row) => isAbandoned(row, input.sessionId, input.runId))) return 0;
-  const transcripts = input.loadTranscripts === undefined ? null : await input.loadTranscripts();
+  const stored = input.loadTranscripts === undefined ? null : await input.loadTranscripts();
+  const transcripts = stored === null ? null : withLocalEntries(stored, input.loadLocal?.() ?? []);
   const entries = transcripts?.flatMap((transcript) => transcript.entries) ?? (await input.loadEntries());
   let completed = 0;
   await records.updateRows(input.runId, (all) => {
