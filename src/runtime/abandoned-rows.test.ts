@@ -145,3 +145,44 @@ describe('deadSessions', () => {
     expect(deadSessions(rows, 'new-run', new Set(['held']))).toEqual(['judge']);
   });
 });
+
+describe('completeAbandonedRows after a handoff inside the killed step', () => {
+  test("prices the retired session's responses and the successor's together, each once", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'abandoned-'));
+    // The row of a step that handed off from s1 to s2, then was killed: its live figure counted s1's
+    // responses of this step; s2's first response reached the store after the row was last written.
+    const killed = { ...row, session_id: 's2', retired: ['s1'], cost_usd: usd(10) + usd(20) };
+    writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify([killed]));
+    const store = new SqliteSessionStore(join(dir, 'sessions.db'));
+    try {
+      await store.append({ projectKey: 'proj', sessionId: 's1' }, [
+        // Paid by an earlier step, before the row started, and given back to the resumed s1.
+        { ...response('m0', 99, -30), uuid: 'a0' },
+        { ...response('m1', 10, 1), uuid: 'a1' },
+        { ...response('m2', 20, 2), uuid: 'a2' },
+      ]);
+      // s2 stores a copy of m0 again in the window: paid before, not the row's.
+      await store.append({ projectKey: 'proj', sessionId: 's2' }, [
+        { ...response('m0', 99, 3), uuid: 'c0' },
+        { ...response('m3', 40, 4), uuid: 'b1' },
+      ]);
+      const loaded: string[] = [];
+      await completeAbandonedRows({
+        runDir: dir,
+        runId: 'new-run',
+        sessionId: 's2',
+        loadEntries: () => Promise.reject(new Error('not used when transcripts are given')),
+        loadTranscripts: (id = 's2') => {
+          loaded.push(id);
+          return sessionTranscripts(store, 'proj', id);
+        },
+        now: STARTED + 10,
+      });
+      expect(loaded.sort()).toEqual(['s1', 's2']);
+      const [completed] = readManifest(dir);
+      expect(completed!.cost_usd).toBeCloseTo(usd(10) + usd(20) + usd(40), 12);
+    } finally {
+      store.close();
+    }
+  });
+});

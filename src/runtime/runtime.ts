@@ -446,8 +446,8 @@ export class Runtime {
         runId: this.runId,
         sessionId,
         loadEntries: () => sessionEntries(this.store, this.projectKey, sessionId),
-        loadTranscripts: () => sessionTranscripts(this.store, this.projectKey, sessionId),
-        loadLocal: () => localTranscripts(join(this.runDir, 'claude'), this.projectKey, sessionId),
+        loadTranscripts: (id = sessionId) => sessionTranscripts(this.store, this.projectKey, id),
+        loadLocal: (id = sessionId) => localTranscripts(join(this.runDir, 'claude'), this.projectKey, id),
         now: Date.now() / 1000,
         prices: this.prices,
       });
