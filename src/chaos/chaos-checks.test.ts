@@ -136,7 +136,12 @@ describe('questions and cost', () => {
 
   test('finds the served answers no record holds, and the cost check leaves only those out', async () => {
     const runDir = folder();
-    const usage = { input_tokens: 420, output_tokens: 160 };
+    const usage = {
+      input_tokens: 420,
+      output_tokens: 160,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    };
     const served = ['msg_store', 'msg_local', 'msg_lost'].map((id) => ({
       id,
       model: 'claude-opus-4-5',
