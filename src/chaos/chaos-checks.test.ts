@@ -12,7 +12,9 @@ import {
   noRepeatedEffect,
   questionsAsked,
   sameFiles,
+  unrecordedServed,
 } from './chaos-checks.js';
+import { SqliteSessionStore } from '../session/sqlite-session-store.js';
 
 const request = (messages: unknown[]): FakeRequest =>
   fakeRequest({ method: 'POST', url: '/v1/messages', headers: {}, body: { messages } });
@@ -129,6 +131,45 @@ describe('questions and cost', () => {
     writeFileSync(join(runDir, 'manifest.json'), JSON.stringify([row('a', one)]));
     expect(costMatches(runDir, served)).toBe(
       `manifest cost $${one.toFixed(6)} is not the served usage's $${(2 * one).toFixed(6)}`,
+    );
+  });
+
+  test('finds the served answers no record holds, and the cost check leaves only those out', async () => {
+    const runDir = folder();
+    const usage = {
+      input_tokens: 420,
+      output_tokens: 160,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    };
+    const served = ['msg_store', 'msg_local', 'msg_lost'].map((id) => ({
+      id,
+      model: 'claude-opus-4-5',
+      usage,
+    }));
+    const one = usageCost('claude-opus-4-5', usage);
+    // One answer reached the store, one only Claude Code's own transcript of a subagent, one neither.
+    const store = new SqliteSessionStore(join(runDir, 'sessions.db'));
+    await store.append({ projectKey: 'proj', sessionId: 's1' }, [
+      { type: 'assistant', uuid: 'a1', message: { id: 'msg_store', model: 'claude-opus-4-5', usage } },
+    ]);
+    store.close();
+    const subagents = join(runDir, 'claude', 'projects', 'proj', 's1', 'subagents');
+    mkdirSync(subagents, { recursive: true });
+    writeFileSync(
+      join(subagents, 'agent-a.jsonl'),
+      JSON.stringify({ type: 'assistant', uuid: 'b1', message: { id: 'msg_local', usage } }) + '\n',
+    );
+    const lost = unrecordedServed(runDir, served);
+    expect(lost.map((message) => message.id)).toEqual(['msg_lost']);
+    const row = (step: string, cost: number): Record<string, unknown> => ({ step, ok: true, cost_usd: cost });
+    writeFileSync(join(runDir, 'manifest.json'), JSON.stringify([row('a', one), row('b', one)]));
+    expect(costMatches(runDir, served, lost)).toBeNull();
+    // Without the unrecorded answer set aside the same manifest is short; one counted twice is over.
+    expect(costMatches(runDir, served)).not.toBeNull();
+    writeFileSync(join(runDir, 'manifest.json'), JSON.stringify([row('a', one), row('b', 2 * one)]));
+    expect(costMatches(runDir, served, lost)).toBe(
+      `manifest cost $${(3 * one).toFixed(6)} is not the served usage's $${(2 * one).toFixed(6)} (the served answers in a record)`,
     );
   });
 });

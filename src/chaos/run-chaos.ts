@@ -17,6 +17,8 @@ import {
   manifestSteps,
   costMatches,
   manifestValid,
+  servedCost,
+  unrecordedServed,
   noApiErrorFedBack,
   noEntryLost,
   noQuestionRepeated,
@@ -70,11 +72,16 @@ export interface ChaosOutcome {
   /** Wall time of the case in ms (both runs). */
   ms: number;
   /**
-   * Null when the manifest's cost equals the cost of the usage the fake served; else how they differ. Not
-   * part of `passed`: after a SIGKILL a response served just before the kill may not be in the manifest yet
-   * (docs/reliability.md); the clean run's cost must match exactly.
+   * Null when the manifest's cost equals the cost of the usage the fake served; else how they differ. Part
+   * of `passed` (the last check): a killed process's rows are completed from the store and the child's own
+   * transcript (docs/decisions.md D336 and D337), so nothing served is missing and nothing counted twice.
    */
   cost: string | null;
+  /**
+   * Null when every answer the fake served is in a record of the run; else how many were not and what they
+   * cost: answers Claude Code had used but not yet written when a SIGKILL took it (docs/decisions.md D339).
+   */
+  unrecorded: string | null;
   /** The case's folder when it failed and `keepFailed` was set. */
   kept?: string;
 }
@@ -273,7 +280,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     while (next < cases.length) {
       const [boundary, fault] = cases[next++] as [number, ChaosFault];
       const run = await runCase(options, fault, boundary);
-      const failure = check(run.folder, run.requests, run.rerun ?? run.first);
+      // The cost is the last check: a case that holds every other one fails on a cost other than served,
+      // less the answers a SIGKILL left in no record at all (reported beside it, docs/decisions.md D339).
+      const lost = fault === 'sigkill' ? unrecordedServed(runDir(run.folder), run.served) : [];
+      const cost = costMatches(runDir(run.folder), run.served, lost);
+      const failure = check(run.folder, run.requests, run.rerun ?? run.first) ?? cost;
       const outcome: ChaosOutcome = {
         boundary,
         fault,
@@ -282,7 +293,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           failure ??
           `first run ${exitText(run.first)}, rerun ${run.rerun === null ? '-' : exitText(run.rerun)}`,
         ms: run.ms,
-        cost: costMatches(runDir(run.folder), run.served),
+        cost,
+        unrecorded:
+          lost.length === 0
+            ? null
+            : `${lost.length} served answer(s), $${servedCost(lost).toFixed(6)}, in no record when the process group was killed`,
       };
       if (failure !== null && options.keepFailed === true) {
         writeFileSync(join(run.folder.root, 'requests.json'), JSON.stringify(run.requests, null, 1));

@@ -11,9 +11,10 @@
  */
 import type { SessionStoreEntry } from '../agent/claude-sdk.js';
 import { costBreakdown, stepCostBy } from './cost-breakdown.js';
-import { estimateEntries } from './cost-ledger.js';
+import { estimateEntries, pricedMessage } from './cost-ledger.js';
 import type { PriceTable } from './price-table.js';
 import { FileRunRecords } from './file-run-records.js';
+import { withLocalEntries, type KeyedTranscript } from './local-transcripts.js';
 import type { ManifestRow } from './manifest.js';
 import type { RunRecords } from './run-records.js';
 import { KILLED } from './step-outcome.js';
@@ -29,10 +30,18 @@ export interface AbandonedRowsInput {
   /** Every stored entry of the session, subagent transcripts included, untransformed. */
   loadEntries: () => Promise<SessionStoreEntry[]>;
   /**
-   * The same entries by transcript (store key as text); when given, it is read instead of `loadEntries` and
-   * the completed row's `cost_by` is attributed from the same window.
+   * The entries of a session by transcript (store key as text); when given, it is read instead of
+   * `loadEntries`, for the row's session and each session the row's step retired by a handoff before the
+   * kill (its responses are the row's too), and the completed row's `cost_by` is attributed from the same
+   * window. Called without an id, it means `sessionId`.
    */
-  loadTranscripts?: () => Promise<Array<{ key: string; entries: SessionStoreEntry[] }>>;
+  loadTranscripts?: (sessionId?: string) => Promise<Array<{ key: string; entries: SessionStoreEntry[] }>>;
+  /**
+   * The Claude Code child's own transcripts of a session (`localTranscripts`): what they hold and the
+   * store does not yet — a response served just before the kill — is priced too, once per message id
+   * (docs/decisions.md D336). Read with `loadTranscripts` only.
+   */
+  loadLocal?: (sessionId?: string) => KeyedTranscript[];
   /** Epoch seconds; the end of the last row's window. */
   now: number;
   /** The prices to figure the rows' cost at; the list alone by default. */
@@ -45,14 +54,53 @@ export function isAbandoned(row: ManifestRow, sessionId: string, runId: string):
 }
 
 /**
+ * The sessions of rows other runs left unfinished that no live process holds (`live`: the sessions live
+ * flower processes on this run directory have claimed), in manifest order. Their processes are gone, and
+ * a session that is never resumed — a killed judge's, a bequest's — would otherwise keep its row unfinished,
+ * short of the responses it was served after the row was last written (docs/decisions.md D337).
+ */
+export function deadSessions(
+  rows: readonly ManifestRow[],
+  runId: string,
+  live: ReadonlySet<string>,
+): string[] {
+  const sessions = rows.flatMap((row) =>
+    row.session_id !== null &&
+    row.session_id !== '' &&
+    !live.has(row.session_id) &&
+    isAbandoned(row, row.session_id, runId)
+      ? [row.session_id]
+      : [],
+  );
+  return [...new Set(sessions)];
+}
+
+/**
  * Completes the unfinished rows other runs left for the session; returns how many. Reads the store only
  * when there is such a row. Throws only on a failed manifest write.
  */
 export async function completeAbandonedRows(input: AbandonedRowsInput): Promise<number> {
   const records = input.records ?? new FileRunRecords(input.runDir);
   const rows = await records.readRows();
-  if (!rows.some((row) => isAbandoned(row, input.sessionId, input.runId))) return 0;
-  const transcripts = input.loadTranscripts === undefined ? null : await input.loadTranscripts();
+  const abandoned = rows.filter((row) => isAbandoned(row, input.sessionId, input.runId));
+  if (abandoned.length === 0) return 0;
+  // A handoff inside the killed step retired the sessions it ran in before this one: the row's spend is
+  // theirs too, and the window must price them, or the larger of row and window drops what only the
+  // current session's window holds (docs/decisions.md D336).
+  const sessions = [...new Set([input.sessionId, ...abandoned.flatMap((row) => row.retired)])].filter(
+    (id) => id !== '',
+  );
+  const loadTranscripts = input.loadTranscripts;
+  const transcripts =
+    loadTranscripts === undefined
+      ? null
+      : (
+          await Promise.all(
+            sessions.map(async (id) =>
+              withLocalEntries(await loadTranscripts(id), input.loadLocal?.(id) ?? []),
+            ),
+          )
+        ).flat();
   const entries = transcripts?.flatMap((transcript) => transcript.entries) ?? (await input.loadEntries());
   let completed = 0;
   await records.updateRows(input.runId, (all) => {
@@ -63,17 +111,25 @@ export async function completeAbandonedRows(input: AbandonedRowsInput): Promise<
     const next = all.map((row) => {
       if (!isAbandoned(row, input.sessionId, input.runId)) return row;
       const end = starts.find((start) => start > row.started_at) ?? input.now;
-      const window = entries.filter((entry) => {
+      // A response paid before the row started (a copy a resumed or forked session stored again) is not its.
+      const paidBefore = new Set(
+        entries.flatMap((entry) => {
+          const at = entryTime(entry);
+          const priced = at !== null && at < row.started_at ? pricedMessage(entry) : null;
+          return priced === null ? [] : [priced.id];
+        }),
+      );
+      const inWindow = (entry: SessionStoreEntry): boolean => {
         const at = entryTime(entry);
-        return at !== null && at >= row.started_at && at < end;
-      });
+        const priced = pricedMessage(entry);
+        return (
+          at !== null && at >= row.started_at && at < end && (priced === null || !paidBefore.has(priced.id))
+        );
+      };
+      const window = entries.filter(inWindow);
       const last = window.reduce((latest, entry) => Math.max(latest, entryTime(entry) ?? 0), 0);
       const endedAt = last > row.started_at ? last : row.started_at;
       completed++;
-      const inWindow = (entry: SessionStoreEntry): boolean => {
-        const at = entryTime(entry);
-        return at !== null && at >= row.started_at && at < end;
-      };
       const costBy =
         transcripts === null ? undefined : windowCostBy(transcripts, inWindow, input.prices, row);
       return {

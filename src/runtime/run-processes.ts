@@ -211,6 +211,15 @@ export class RunProcesses {
     return holder === null ? { kind: 'claimed' } : { kind: 'in-use', holder };
   }
 
+  /** The sessions live flower processes other than this one have claimed (read without a lock). */
+  liveSessions(): Set<string> {
+    return new Set(
+      this.records()
+        .filter((record) => !this.#isSelf(record) && isLive(record))
+        .flatMap((record) => record.sessions),
+    );
+  }
+
   /** Records a Claude Code child this process started. */
   addChild(pid: number): void {
     const child = { pid, started: processStartTime(pid) };

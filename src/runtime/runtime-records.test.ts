@@ -1,14 +1,34 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { listPrice, pricedRuntimes, PRICED_SPEC } from '../../test/support/priced-runtimes.js';
 import { sdk } from '../../test/support/sdk-like-backend.js';
 import type { FlowerEvent } from '../events/flower-event.js';
 import { readManifest, type ManifestRow } from './manifest.js';
+import { PROCESSES_FILE, processStartTime } from './run-processes.js';
 import { COST_WRITE_INTERVAL_MS } from './step-run.js';
 
 const spec = PRICED_SPEC;
 const price = listPrice;
 const runtimeWith = pricedRuntimes('flower-records-');
+
+/** A record in `processes.json` of a live flower process (the test's parent) holding `sessions`. */
+function holdSessions(runDir: string, sessions: string[]): void {
+  const now = Math.floor(Date.now() / 1000);
+  const record = {
+    pid: process.ppid,
+    started: processStartTime(process.ppid),
+    host: hostname(),
+    since: now,
+    beat: now,
+    token: 'another-process',
+    go: false,
+    sessions,
+    children: [],
+  };
+  writeFileSync(join(runDir, PROCESSES_FILE), JSON.stringify([record]));
+}
 
 describe('Runtime manifest rows while a step runs', () => {
   test('writes the row as soon as the session is known and prices each stored response', async () => {
@@ -151,8 +171,10 @@ describe('Runtime completing what a killed process left', () => {
       duration_s: 0,
       run: 'dead-run',
     };
+    // Another process's row, of a session that process (alive: the test's parent) still holds.
     const other = { ...dead, session_id: 'elsewhere', run: 'other-run' };
     writeFileSync(runtime.manifestPath, JSON.stringify([dead, other]));
+    holdSessions(runtime.runDir, ['elsewhere']);
 
     await runtime.run(spec, 'continue', { resume: 'old', stepName: 'work' });
     const rows = readManifest(runtime.runDir);
@@ -165,6 +187,61 @@ describe('Runtime completing what a killed process left', () => {
     });
     expect(rows[1]).toEqual(other);
     expect(rows[2]).toMatchObject({ run: runtime.runId, session_id: 'old' });
+  });
+
+  test("completes a dead process's row of a session nobody resumes (a killed judge's) from the store and the child's file", async () => {
+    const { runtime } = runtimeWith([[sdk.init('work'), sdk.result({ session_id: 'work' })]]);
+    const started = Date.now() / 1000 - 60;
+    const at = (offsetS: number): string => new Date((started + offsetS) * 1000).toISOString();
+    const response = (uuid: string, id: string, input: number, offsetS: number) => ({
+      type: 'assistant',
+      uuid,
+      timestamp: at(offsetS),
+      message: { id, model: 'claude-opus-5-5', usage: { input_tokens: input } },
+    });
+    // The judge's first response reached the store (and its row) before the kill; its second only the
+    // child's own transcript file.
+    await runtime.store.append({ projectKey: runtime.projectKey, sessionId: 'judge' }, [
+      response('j1', 'k1', 1000, 2),
+    ]);
+    const folder = join(runtime.runDir, 'claude', 'projects', runtime.projectKey);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, 'judge.jsonl'),
+      [response('j1', 'k1', 1000, 2), response('j2', 'k2', 3000, 6)]
+        .map((entry) => JSON.stringify(entry))
+        .join('\n'),
+    );
+    const judge: ManifestRow = {
+      step: 'work/verdict#1',
+      session_id: 'judge',
+      ok: false,
+      cost_usd: price(1000),
+      num_turns: 0,
+      text: '',
+      error: null,
+      started_at: started,
+      ended_at: 0,
+      attempts: 1,
+      errors: [],
+      resumed: false,
+      retired: [],
+      context: 0,
+      duration_s: 0,
+      run: 'dead-run',
+    };
+    writeFileSync(runtime.manifestPath, JSON.stringify([judge]));
+
+    // The wake works another session; the judge's is never resumed.
+    await runtime.run(spec, 'go on', { stepName: 'work' });
+    const rows = readManifest(runtime.runDir);
+    expect(rows[0]).toMatchObject({
+      run: 'dead-run',
+      error: 'killed-by-signal',
+      ended_at: expect.closeTo(started + 6, 3) as unknown,
+      cost_usd: expect.closeTo(price(1000) + price(3000), 12) as unknown,
+    });
+    expect(rows[1]).toMatchObject({ run: runtime.runId, session_id: 'work' });
   });
 });
 

@@ -26,7 +26,7 @@ import type { RunOptions, RuntimeOptions } from './runtime-options.js';
 import { prepareDirectory } from './prepare-directory.js';
 import { createRunDirectory } from './run-directory.js';
 import { journalOf, openRunStores, spillsOf } from './run-stores.js';
-import { completeAbandonedRows } from './abandoned-rows.js';
+import { completeAbandonedRows, deadSessions } from './abandoned-rows.js';
 import { STALL_PREFIX } from './classify-error.js';
 import { eventStream } from './event-stream.js';
 import { INTERRUPT_NOTE } from './interrupt-note.js';
@@ -37,6 +37,7 @@ import { runLoop } from './run-loop.js';
 import { handoffFrom, resilienceFrom, workbenchFrom, type AttemptContext } from './runtime-setup.js';
 import { newRunId } from './run-id.js';
 import { sessionEntries, sessionTranscripts } from './session-entries.js';
+import { localTranscripts } from './local-transcripts.js';
 import { errorOutcome, HANDOFF_DUE, INTERRUPTED, KILLED } from './step-outcome.js';
 import { StepRun } from './step-run.js';
 import type { StepResult } from './step-result.js';
@@ -119,6 +120,8 @@ export class Runtime {
   readonly #sandbox: boolean;
   /** A yes from git (or the caller) that the workspace is a work tree: git is not asked again every step. */
   #gitWorkTree: boolean;
+  /** Rows dead processes left unfinished were completed (once per runtime, before its first step). */
+  #deadCompleted = false;
 
   /** Throws `FlowerError` `CREDENTIALS_MISSING` (with the four-line message) before touching the disk. */
   constructor(options: RuntimeOptions) {
@@ -262,6 +265,7 @@ export class Runtime {
     }
     try {
       if (options.resume) await this.#completeAbandoned(options.resume);
+      await this.#completeDead();
       await runLoop(
         step,
         loopStart(prompt, step, options, wiring),
@@ -413,7 +417,27 @@ export class Runtime {
     return this.results.reduce((sum, result) => sum + result.costUsd, 0);
   }
 
-  /** Rows a killed process left for `sessionId` are completed before it is resumed. */
+  /**
+   * Once per runtime, rows dead processes left for sessions nobody resumes (a killed judge's) are completed
+   * too (docs/decisions.md D337); `#claimResume` has just dropped the dead processes' records.
+   */
+  async #completeDead(): Promise<void> {
+    if (this.#deadCompleted) return;
+    this.#deadCompleted = true;
+    try {
+      const rows = await this.records.readRows();
+      for (const sessionId of deadSessions(rows, this.runId, this.#processes.liveSessions())) {
+        await this.#completeAbandoned(sessionId);
+      }
+    } catch (error) {
+      this.uiErrors.push(`manifest completion: ${errorText(error)}`);
+    }
+  }
+
+  /**
+   * Rows a killed process left for `sessionId` are completed before it is resumed, from the store and the
+   * child's own transcript files (docs/decisions.md D336).
+   */
   async #completeAbandoned(sessionId: string): Promise<void> {
     try {
       await completeAbandonedRows({
@@ -422,7 +446,8 @@ export class Runtime {
         runId: this.runId,
         sessionId,
         loadEntries: () => sessionEntries(this.store, this.projectKey, sessionId),
-        loadTranscripts: () => sessionTranscripts(this.store, this.projectKey, sessionId),
+        loadTranscripts: (id = sessionId) => sessionTranscripts(this.store, this.projectKey, id),
+        loadLocal: (id = sessionId) => localTranscripts(join(this.runDir, 'claude'), this.projectKey, id),
         now: Date.now() / 1000,
         prices: this.prices,
       });

@@ -86,6 +86,7 @@ export function jsonReport(report: ChaosReport): Record<string, unknown> {
       reason: outcome.reason,
       ms: outcome.ms,
       cost: outcome.cost,
+      unrecorded: outcome.unrecorded,
       ...(outcome.kept === undefined ? {} : { kept: outcome.kept }),
     })),
   };
@@ -99,7 +100,7 @@ export function tableText(report: ChaosReport): string {
   const lines = [`boundary  fault    result  reason`];
   for (const outcome of report.cases) {
     lines.push(
-      `${String(outcome.boundary).padStart(8)}  ${outcome.fault.padEnd(7)}  ${outcome.passed ? 'pass' : 'FAIL'}    ${outcome.reason}${outcome.cost === null ? '' : ` (cost: ${outcome.cost})`}${outcome.kept === undefined ? '' : ` (kept: ${outcome.kept})`}`,
+      `${String(outcome.boundary).padStart(8)}  ${outcome.fault.padEnd(7)}  ${outcome.passed ? 'pass' : 'FAIL'}    ${outcome.reason}${outcome.cost === null ? '' : ` (cost: ${outcome.cost})`}${outcome.unrecorded === null ? '' : ` (${outcome.unrecorded})`}${outcome.kept === undefined ? '' : ` (kept: ${outcome.kept})`}`,
     );
   }
   const passed = report.cases.filter((outcome) => outcome.passed).length;
