@@ -8,7 +8,7 @@
  * @module
  */
 import type { AgentBackend, AgentQuery } from '../agent/agent-backend.js';
-import type { Options, SessionStore } from '../agent/claude-sdk.js';
+import type { Options, SessionStore, SessionStoreEntry } from '../agent/claude-sdk.js';
 import { credentialValues } from '../config/credentials.js';
 import type { Env } from '../config/process-environment.js';
 import type { FlowerEvent, ResultEvent } from '../events/flower-event.js';
@@ -160,6 +160,8 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
 
   const meter = new StreamMeter(Date.now, run.result.step);
   const unanswered = new UnansweredCalls();
+  /** This query's streamed responses, by message id: an assistant message has a stored entry's shape. */
+  const streamedAssistants = new Map<string, SessionStoreEntry>();
   let query: AgentQuery | null = null;
   try {
     query = deps.backend.query(
@@ -183,6 +185,13 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       // A result ends the turn anyway: let it through rather than hand off a finished step.
       if (run.handoff?.due === true && result.sessionId !== null && message.type !== 'result') {
         handoffDue = true;
+        // The query closes before the store's mirror of the responses just streamed may arrive (it runs a
+        // little behind): price them from the stream, once per message id, so the step's figure has them.
+        let priced = false;
+        for (const streamedMessage of streamedAssistants.values()) {
+          priced = ledger.noteStored(streamedMessage) || priced;
+        }
+        if (priced) reportCost();
         // Closing the query refuses a call the model just asked for before the gate (and its journal hook)
         // sees it, but the closing child may still show it to the model: journal it so no load loses it.
         if (deps.journal) await unanswered.journal(deps.journal);
@@ -194,7 +203,10 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         break;
       }
       const streamed = streamedMessageId(message);
-      if (streamed !== null) ledger.noteStreamed(streamed);
+      if (streamed !== null) {
+        ledger.noteStreamed(streamed);
+        streamedAssistants.set(streamed, message);
+      }
       // The UI shows how close the context is to the handoff.
       const policy = run.handoff?.policy;
       const contextLimits = policy === undefined ? null : { window: policy.window, threshold: policy.at };

@@ -101,6 +101,21 @@ describe('Runtime handoff', () => {
     expect(readManifest(join(dir, 'ws', 'runs'))[0]).toMatchObject({ session_id: 's2', retired: ['s1'] });
   });
 
+  test('the response that crossed the threshold is priced although the break came before its stored copy', async () => {
+    // The scripted backend mirrors nothing to the store, as a query closed before the mirror caught up.
+    const { runtime } = runtimeOn([
+      busyTurn('s1', 60_000),
+      scriptedTurn('s1', DOCUMENT, { costUsd: 0.01 }),
+      scriptedTurn('s2', 'Parser finished.', { costUsd: 0.01 }),
+    ]);
+    const result = await runtime.run(spec, 'Write the parser.');
+
+    // claude-test is an unknown model: $4 per million input tokens, $20 per million output tokens.
+    const crossing = (60_000 * 4 + 10 * 20) / 1_000_000;
+    expect(result.costUsd).toBeCloseTo(crossing + 0.01 + 0.01, 6);
+    expect(readManifest(join(dir, 'ws', 'runs'))[0]?.cost_usd).toBeCloseTo(crossing + 0.02, 6);
+  });
+
   test('a reply without the required sections gives a degraded handoff that points at the scene', async () => {
     const { runtime, backend } = runtimeOn([
       busyTurn('s1', 60_000),
