@@ -1,8 +1,8 @@
 // `flower chaos --scenario demo` as CI runs it (issue 16, item 3): the built CLI runs the demo's go path once
 // cleanly, then once per message boundary killed there with SIGKILL (flower's whole process group: flower,
 // Claude Code and its tools), reruns `flower go` in the same folder and checks the result — every boundary,
-// and every one must pass. A sample of the other faults follows (six faults at one boundary).
-// `npm run chaos` runs the full matrix.
+// and every one must pass. A sample of the other faults follows (seven faults at one boundary; `disk-full`
+// is left out for time, docs/reliability.md "In CI"). `npm run chaos` runs the full matrix.
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FLOWER_CLI, killStrayFlowers } from './support/flower-process.js';
@@ -76,7 +76,7 @@ describe('flower chaos --scenario demo (e2e)', () => {
   }, 1_500_000);
 
   test("a sample of the other faults, at the worker's hand-back, passes", async () => {
-    const faults = ['cut', '401', '429', '529', '500', 'refuse'];
+    const faults = ['cut', '401', '429', '529', '500', 'refuse', 'stall'];
     // The coordinator's request that carries the worker's report: a fault there must not lose the round.
     const boundaries = [9];
     const run = await chaos([
@@ -98,6 +98,10 @@ describe('flower chaos --scenario demo (e2e)', () => {
         (outcome) => `${outcome.boundary} ${outcome.fault} ${outcome.passed ? 'pass' : outcome.reason}`,
       ),
     ).toEqual(boundaries.flatMap((boundary) => faults.map((fault) => `${boundary} ${fault} pass`)));
+    // A stall is a transient error: the first run's watchdog cuts it, retries and finishes by itself.
+    expect(
+      result.cases.filter((outcome) => outcome.fault === 'stall').map((outcome) => outcome.reason),
+    ).toEqual(boundaries.map(() => 'first run exit 0, rerun -'));
     expect(run.code).toBe(0);
   }, 900_000);
 
