@@ -160,8 +160,8 @@ export class HumanChannel {
       options: (options.options ?? []).map((option) => option.trim()).filter((option) => option !== ''),
     };
     // The same question settled by an earlier process (one killed before its answer reached the transcript),
-    // or earlier by this one, gets that answer again: the person is not asked twice (decisions.md D334,
-    // D343). Not logged again, not counted.
+    // or earlier by this one, gets that answer again: the person is not asked twice (decisions.md D334 and
+    // decisions.md D343). Not logged again, not counted.
     const key = recordedKey(asked);
     const recorded = this.#recorded.findLast((entry) => entry.key === key);
     if (asked.question !== '' && recorded !== undefined) {
