@@ -34,7 +34,8 @@ export type FlowerErrorCode =
   | 'EXPORT_CREDENTIAL'
   | 'RUN_ARCHIVE'
   | 'NOT_SUPPORTED'
-  | 'LEASE_LOST';
+  | 'LEASE_LOST'
+  | 'RUN_DIR_FULL';
 
 const marker = Symbol.for('flower-agent.error');
 

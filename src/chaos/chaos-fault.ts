@@ -1,14 +1,25 @@
 /**
  * The faults `flower chaos` injects at a message boundary (docs/reliability.md, "flower chaos"): a SIGKILL of
  * flower's whole process group (flower, its Claude Code child and the tools they started), or one answer of
- * the fake Messages API replaced by a failure the real API or network produces.
+ * the fake Messages API replaced by a failure the real API or network produces, or the run directory's file
+ * system filled (`disk-full`, `full-disk.ts`).
  *
  * @module
  */
 import type { FakeResponse } from '../testing/fake-response.js';
 
 /** Every fault, in the order the table shows them. */
-export const CHAOS_FAULTS = ['sigkill', 'cut', '401', '429', '529', '500', 'refuse', 'stall'] as const;
+export const CHAOS_FAULTS = [
+  'sigkill',
+  'cut',
+  '401',
+  '429',
+  '529',
+  '500',
+  'refuse',
+  'stall',
+  'disk-full',
+] as const;
 
 /** One fault name. */
 export type ChaosFault = (typeof CHAOS_FAULTS)[number];
@@ -20,6 +31,12 @@ export function isChaosFault(name: string): name is ChaosFault {
 
 /** Seconds the `refuse` fault keeps the fake's port closed. */
 export const REFUSE_SECONDS = 3;
+
+/**
+ * flower's stall watchdog (`FLOWER_STALL_TIMEOUT`) in the `stall` fault's runs: the default 120 s would make
+ * one case last minutes; short enough for CI, long enough that a loaded machine's slow start is no stall.
+ */
+export const STALL_WATCHDOG_SECONDS = 15;
 
 /** Seconds the `429` fault asks the client to wait. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -45,6 +62,7 @@ export function faultResponse(fault: ChaosFault): FakeResponse | null {
       return { kind: 'stall', afterEvents: 2 };
     case 'sigkill':
     case 'refuse':
+    case 'disk-full':
       return null;
   }
 }

@@ -26,7 +26,9 @@ import {
   questionsAsked,
   sameFiles,
 } from './chaos-checks.js';
-import { faultResponse, REFUSE_SECONDS, type ChaosFault } from './chaos-fault.js';
+import { faultResponse, REFUSE_SECONDS, STALL_WATCHDOG_SECONDS, type ChaosFault } from './chaos-fault.js';
+import { FullDisk } from './full-disk.js';
+import { errorMessage } from '../internal/error-text.js';
 import type { ChaosScenario } from './chaos-scenario.js';
 
 /** Where one run of the scenario lives. */
@@ -110,8 +112,19 @@ class FlowerChild {
   readonly exited: Promise<Exit>;
   readonly #pid: number | undefined;
 
-  constructor(cli: string, args: string[], cwd: string, env: Record<string, string>, limitMs: number) {
-    const child = spawn(process.execPath, [cli, ...args], {
+  constructor(
+    cli: string,
+    args: string[],
+    cwd: string,
+    env: Record<string, string>,
+    limitMs: number,
+    disk: FullDisk | null,
+  ) {
+    const command =
+      disk === null
+        ? { command: process.execPath, args: [cli, ...args] }
+        : disk.wrap(process.execPath, [cli, ...args], cwd);
+    const child = spawn(command.command, command.args, {
       cwd,
       env,
       detached: true,
@@ -171,6 +184,8 @@ async function runCase(
   first: Exit;
   rerun: Exit | null;
   ms: number;
+  /** Why the fault could not be set up (a case that then says so rather than running). */
+  setupFailure: string | null;
 }> {
   const started = Date.now();
   const folder = makeFolder(options.parent);
@@ -180,6 +195,26 @@ async function runCase(
   let faulting = fault !== null;
   let server: FakeAnthropicServer | null = null;
   const requests: FakeRequest[] = [];
+  // A full disk is a small file system over the run directory, filled at the boundary (docs/decisions.md D340).
+  let disk: FullDisk | null = null;
+  if (fault === 'disk-full') {
+    const runs = join(folder.workspace, 'runs');
+    mkdirSync(runs);
+    try {
+      disk = await FullDisk.mount(runs);
+    } catch (error) {
+      const none: Exit = { code: null, signal: null, output: '' };
+      return {
+        folder,
+        requests,
+        served: [],
+        first: none,
+        rerun: null,
+        ms: 0,
+        setupFailure: errorMessage(error),
+      };
+    }
+  }
   server = await FakeAnthropicServer.start(async (request) => {
     requests.push(request);
     seen += 1;
@@ -188,6 +223,10 @@ async function runCase(
       if (fault === 'sigkill') {
         current?.kill();
         return { kind: 'destroy' };
+      }
+      if (fault === 'disk-full') {
+        disk?.fill();
+        return script(request);
       }
       if (fault === 'refuse') {
         const fake = server;
@@ -203,18 +242,26 @@ async function runCase(
     return script(request);
   });
   try {
-    const env = { ...options.environment(folder, server.url), ...options.scenario.env };
+    const env = {
+      ...options.environment(folder, server.url),
+      ...options.scenario.env,
+      // flower's stall watchdog at its default (120 s) would outlast the case; it fires the same way sooner.
+      ...(fault === 'stall' ? { FLOWER_STALL_TIMEOUT: String(STALL_WATCHDOG_SECONDS) } : {}),
+    };
     const args = options.scenario.args(folder.workspace);
     const start = (limitMs: number): FlowerChild =>
-      new FlowerChild(options.cli, args, folder.workspace, env, limitMs);
+      new FlowerChild(options.cli, args, folder.workspace, env, limitMs, disk);
     current = start(options.firstRunLimitMs ?? 180_000);
     const first = await current.exited;
     faulting = false;
+    // The space returns before the rerun.
+    disk?.free();
     // A fault the first run survived on its own leaves a finished run, and `flower go` in a finished folder
     // starts new work (a new goal and round), so only a run the fault stopped is run again.
     current = fault === null || first.code === 0 ? null : start(options.rerunLimitMs ?? 180_000);
     const rerun = current === null ? null : await current.exited;
     await server.goOnline();
+    disk?.copyOut();
     return {
       folder,
       requests: requests.filter((request) => request.path === MESSAGES_PATH),
@@ -222,9 +269,11 @@ async function runCase(
       first,
       rerun,
       ms: Date.now() - started,
+      setupFailure: null,
     };
   } finally {
     await server.close();
+    await disk?.close();
   }
 }
 
@@ -238,6 +287,22 @@ function lastLine(output: string): string {
     .split('\n')
     .filter((line) => line.trim() !== '');
   return (lines.at(-1) ?? '').trim().slice(0, 160);
+}
+
+/**
+ * Null when the first run of a full disk stopped as a deliberate stop does: exit 1, its last line saying
+ * the disk is full (what is wrong; flower's line also says what to do), and no stack trace; else why not.
+ * A run that finished (exit 0) also passes here: the checks then judge what it left.
+ */
+function stoppedCleanly(first: Exit): string | null {
+  if (first.code === 0) return null;
+  if (first.code !== 1)
+    return `first run did not stop cleanly: ${exitText(first)}: ${lastLine(first.output)}`;
+  const trace = /^\s+at .+:\d+:\d+\)?$/m.exec(first.output);
+  if (trace !== null) return `first run printed a stack trace: ${trace[0].trim().slice(0, 160)}`;
+  return /no space left/i.test(lastLine(first.output))
+    ? null
+    : `first run did not say the disk is full: ${lastLine(first.output)}`;
 }
 
 /** Runs the clean run and the matrix. */
@@ -284,14 +349,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       // less the answers a SIGKILL left in no record at all (reported beside it, docs/decisions.md D339).
       const lost = fault === 'sigkill' ? unrecordedServed(runDir(run.folder), run.served) : [];
       const cost = costMatches(runDir(run.folder), run.served, lost);
-      const failure = check(run.folder, run.requests, run.rerun ?? run.first) ?? cost;
+      const failure =
+        run.setupFailure ??
+        (fault === 'disk-full' ? stoppedCleanly(run.first) : null) ??
+        check(run.folder, run.requests, run.rerun ?? run.first) ??
+        cost;
       const outcome: ChaosOutcome = {
         boundary,
         fault,
         passed: failure === null,
         reason:
           failure ??
-          `first run ${exitText(run.first)}, rerun ${run.rerun === null ? '-' : exitText(run.rerun)}`,
+          // A full disk's first run stops with a message; what it said is part of what passed.
+          `first run ${exitText(run.first)}${fault === 'disk-full' && run.first.code !== 0 ? ` (${lastLine(run.first.output)})` : ''}, rerun ${run.rerun === null ? '-' : exitText(run.rerun)}`,
         ms: run.ms,
         cost,
         unrecorded:

@@ -112,8 +112,8 @@ const ZH_HELP: Readonly<Record<string, string>> = {
     '在每个消息边界给脚本化运行注入故障,重新运行,检查没有丢失也没有重复',
   'the scenario to fault (only "demo" today: the go path of `flower demo`)':
     '要注入故障的场景(目前只有 "demo":`flower demo` 的 go 流程)',
-  'comma-separated faults: sigkill,cut,401,429,529,500,refuse,stall (default: all)':
-    '逗号分隔的故障:sigkill,cut,401,429,529,500,refuse,stall(默认:全部)',
+  'comma-separated faults: sigkill,cut,401,429,529,500,refuse,stall,disk-full (default: all)':
+    '逗号分隔的故障:sigkill,cut,401,429,529,500,refuse,stall,disk-full(默认:全部)',
   'only these message boundaries, e.g. 1,5,9 (default: all)': '只在这些消息边界,例如 1,5,9(默认:全部)',
   'cases run at the same time': '同时运行的用例数',
   "keep each failed case's folder, with the requests the fake received":

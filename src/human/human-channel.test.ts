@@ -233,6 +233,25 @@ describe('HumanChannel', () => {
     expect((await rerun.ask('Which size?')).state).toBe('over_budget');
   });
 
+  test('answers a question this process already settled (a step retried after a stall) without asking again', async () => {
+    const logPath = join(dir, 'notes', 'qa-log.md');
+    const human = channel({ logPath, timeoutS: 0 });
+    const first = await human.ask('Where does the text come from?', { options: ['a file', 'stdin'] });
+    expect(first.state).toBe('timeout');
+    const before = readFileSync(logPath, 'utf8');
+    events = [];
+    const again = await human.ask('Where does the text come from?', { options: ['a file', 'stdin'] });
+    expect(again).toMatchObject({ state: 'timeout', answer: first.answer });
+    expect(events).toEqual([]);
+    expect(human.asks).toHaveLength(1);
+    expect(readFileSync(logPath, 'utf8')).toBe(before);
+    // Without a log nothing is remembered: asked (and settled) again.
+    const unlogged = channel({ timeoutS: 0 });
+    await unlogged.ask('Where does the text come from?');
+    await unlogged.ask('Where does the text come from?');
+    expect(unlogged.asks).toHaveLength(2);
+  });
+
   test('swallows log write failures into uiErrors', async () => {
     writeFileSync(join(dir, 'notes'), 'a file, not a folder');
     const human = channel({ logPath: join(dir, 'notes', 'qa-log.md'), timeoutS: 0 });

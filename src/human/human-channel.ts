@@ -118,8 +118,9 @@ export class HumanChannel {
       question: question.trim(),
       options: (options.options ?? []).map((option) => option.trim()).filter((option) => option !== ''),
     };
-    // The same question settled by an earlier process (one killed before its answer reached the transcript)
-    // gets that answer again: the person is not asked twice (decisions.md D334). Not logged again, not counted.
+    // The same question settled by an earlier process (one killed before its answer reached the transcript),
+    // or earlier by this one, gets that answer again: the person is not asked twice (decisions.md D334 and
+    // decisions.md D343). Not logged again, not counted.
     const key = recordedKey(asked);
     const recorded = this.#recorded.findLast((entry) => entry.key === key);
     if (asked.question !== '' && recorded !== undefined) {
@@ -354,6 +355,15 @@ export class HumanChannel {
       answer,
     });
     this.#log(askLogLines(ask));
+    // Settled here, it is answered again like one settled by an earlier process: a step retried after a
+    // stall asks its question again (decisions.md D343).
+    if (this.logPath !== null && (state === 'answered' || state === 'timeout' || state === 'declined')) {
+      this.#recorded.push({
+        key: recordedKey({ question: ask.question, options: ask.options }),
+        state,
+        answer,
+      });
+    }
     return ask;
   }
 

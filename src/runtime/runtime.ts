@@ -48,6 +48,7 @@ import type { Workbench } from '../workbench/workbench.js';
 import type { HandoffPolicy } from './handoff-policy.js';
 import { endProcessesOf, OWN_TOKEN, RunProcesses } from './run-processes.js';
 import { leaseLostText, type LeaseAnswers, type RunLease } from './run-lease.js';
+import { isNoSpaceError, runDirFullText } from './run-dir-full.js';
 import { unsandboxedWarning } from './session-sandbox.js';
 import { loopDeps, loopStart, startStep, tieAbort, type RunWiring } from './step-wiring.js';
 import { priceGuessWarning } from './price-warning.js';
@@ -110,6 +111,8 @@ export class Runtime {
   readonly #processes: RunProcesses;
   /** The run's lease when the caller took one: no step starts without it. */
   readonly #lease: RunLease<LeaseAnswers> | null;
+  /** Set once a manifest write found the run directory full: the run stops (docs/decisions.md D341). */
+  #full: FlowerError | null = null;
   /** The workbench block last sent to each session (decisions.md D20). */
   readonly #indexSent = new Map<string, string>();
   /** The tail of the record writes to an asynchronous store (PostgreSQL): each starts after the last. */
@@ -253,6 +256,7 @@ export class Runtime {
       this.#refuseIfBusy();
       if (!held) throw this.#leaseLost();
     } else if (!renewed) throw this.#leaseLost();
+    if (this.#full !== null) throw this.#full;
     this.#claimResume(options.resume ?? null);
     const wiring = this.#wiring();
     const step = startStep(spec, options, wiring);
@@ -517,14 +521,24 @@ export class Runtime {
         this.#recordWrites = this.#recordWrites.then(() =>
           written.then(
             () => undefined,
-            (error: unknown) => {
-              this.uiErrors.push(`manifest: ${errorText(error)}`);
-            },
+            (error: unknown) => this.#manifestFailed(error),
           ),
         );
       }
     } catch (error) {
-      this.uiErrors.push(`manifest: ${errorText(error)}`);
+      this.#manifestFailed(error);
     }
+  }
+
+  /**
+   * A manifest write that failed is recorded; one that found no space also stops the run: the step in
+   * flight is cut (its session stays resumable) and the next `run()` rejects, since every later turn would
+   * cost money and record nothing (docs/decisions.md D341).
+   */
+  #manifestFailed(error: unknown): void {
+    this.uiErrors.push(`manifest: ${errorText(error)}`);
+    if (this.#full !== null || !isNoSpaceError(error)) return;
+    this.#full = new FlowerError('RUN_DIR_FULL', runDirFullText(this.runDir), { cause: error });
+    this.#current?.controller.abort(this.#full);
   }
 }

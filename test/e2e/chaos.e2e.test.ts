@@ -2,8 +2,8 @@
 // cleanly, then once per message boundary killed there with SIGKILL (flower's whole process group: flower,
 // Claude Code and its tools), reruns `flower go` in the same folder and checks the result — every boundary,
 // and every one must pass, the manifest's cost equal to what the fake served included
-// (docs/decisions.md D336, docs/decisions.md D337). A sample of the other faults follows (six faults at one
-// boundary), under the same checks.
+// (docs/decisions.md D336, docs/decisions.md D337). A sample of the other faults follows (seven faults at one
+// boundary; `disk-full` is left out for time, docs/reliability.md "In CI"), under the same checks.
 // `npm run chaos` runs the full matrix.
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -97,7 +97,7 @@ describe('flower chaos --scenario demo (e2e)', () => {
   }, 1_500_000);
 
   test("a sample of the other faults, at the worker's hand-back, passes", async () => {
-    const faults = ['cut', '401', '429', '529', '500', 'refuse'];
+    const faults = ['cut', '401', '429', '529', '500', 'refuse', 'stall'];
     // The coordinator's request that carries the worker's report: a fault there must not lose the round.
     const boundaries = [9];
     const run = await chaos([
@@ -124,6 +124,10 @@ describe('flower chaos --scenario demo (e2e)', () => {
     expect(result.cases.filter((outcome) => outcome.cost !== null || outcome.unrecorded !== null)).toEqual(
       [],
     );
+    // A stall is a transient error: the first run's watchdog cuts it, retries and finishes by itself.
+    expect(
+      result.cases.filter((outcome) => outcome.fault === 'stall').map((outcome) => outcome.reason),
+    ).toEqual(boundaries.map(() => 'first run exit 0, rerun -'));
     expect(run.code).toBe(0);
   }, 900_000);
 
