@@ -5,7 +5,8 @@
  * @module
  */
 import { DEMO_REQUEST } from '../demo/demo-replies.js';
-import { DEMO_TOOL_IDS, DEMO_WINDOW, demoScenario } from '../demo/demo-scenario.js';
+import { DEMO_WINDOW, demoScenario } from '../demo/demo-scenario.js';
+import { DEMO_TOOL_IDS } from '../demo/demo-tool-ids.js';
 import type { FakeScript } from '../testing/fake-script.js';
 
 /** One scenario. */

@@ -19,10 +19,6 @@ import type { FakeScript } from '../testing/fake-script.js';
 import { describeTurn } from '../testing/request-matching.js';
 import { demoTurn } from './demo-turn.js';
 
-// Re-exported only for src/chaos/chaos-scenario.ts, which imports the ids from here and is changed on another
-// branch this round: once both are merged, its import names demo-tool-ids.js and this line goes.
-export { DEMO_TOOL_IDS } from './demo-tool-ids.js';
-
 /** The window the demo runs with: its threshold (150,000) is crossed once, by the scripted round 2. */
 export const DEMO_WINDOW = 200_000;
 
