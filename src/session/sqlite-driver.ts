@@ -85,7 +85,8 @@ function loadDriver(): { Database: typeof Database; addon: string | undefined } 
   const require = createRequire(import.meta.url);
   const Database = require('better-sqlite3') as typeof import('better-sqlite3');
   // The addon where `npm install` builds it: named, better-sqlite3 loads it at once instead of trying a dozen
-  // places through the `bindings` package (one `stat` each). A build elsewhere is still found the old way.
+  // places through the `bindings` package (one `stat` each). A build elsewhere is still found the old way
+  // (docs/decisions.md D229).
   const built = join(
     dirname(require.resolve('better-sqlite3')),
     '..',
