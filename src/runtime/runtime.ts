@@ -119,7 +119,7 @@ export class Runtime {
   readonly #sandbox: boolean;
   /** A yes from git (or the caller) that the workspace is a work tree: git is not asked again every step. */
   #gitWorkTree: boolean;
-  /** Opens the SQLite store this runtime made, once Claude Code is starting; null once asked (D228). */
+  /** Opens the SQLite store this runtime made, once Claude Code starts (docs/decisions.md D228); then null. */
   #openStore: (() => Promise<void>) | null;
   /** Why that store could not be opened: the step stops and `run()` rejects with it. */
   #storeFailure: Error | null = null;
