@@ -50,6 +50,11 @@ export interface OpenRunStoresOptions {
   env?: StoreEnv;
   /** The load layers' switches. */
   layers?: RunStoreLayers;
+  /**
+   * The SQLite default opens its file on first use (or `open()`) instead of here, so a run can start its
+   * agent first (docs/decisions.md D228). Default false.
+   */
+  openOnFirstUse?: boolean;
 }
 
 /**
@@ -84,7 +89,8 @@ export interface RunStores {
   /** The server, for the run's other stores; null for SQLite. */
   readonly server: RunStoreServer | null;
   /**
-   * Makes one round trip to the server (creating its tables on first use): resolves at once for SQLite.
+   * Makes one round trip to the server (creating its tables on first use). For SQLite it opens a file that
+   * waits for its first use (`openOnFirstUse`), else resolves at once.
    *
    * @throws FlowerError (`STORE_UNREADABLE`) naming the redacted location.
    */
@@ -143,6 +149,7 @@ export function openRunStores(options: OpenRunStoresOptions): RunStores {
     prune,
     journal: true,
     deferSpills: true,
+    openOnFirstUse: options.openOnFirstUse === true,
   });
   return {
     sessions,
@@ -150,7 +157,12 @@ export function openRunStores(options: OpenRunStoresOptions): RunStores {
     runName,
     kind: 'sqlite',
     server: null,
-    ready: () => Promise.resolve(),
+    // A file made to open on first use opens here; its error (a damaged file, no driver) rejects.
+    ready: () =>
+      new Promise<void>((resolve) => {
+        sessions.open();
+        resolve();
+      }),
     close: () => {
       sessions.close();
       return Promise.resolve();

@@ -125,6 +125,10 @@ export class Runtime {
   #gitWorkTree: boolean;
   /** Rows dead processes left unfinished were completed (once per runtime, before its first step). */
   #deadCompleted = false;
+  /** Opens the SQLite store this runtime made, once Claude Code starts (docs/decisions.md D228); then null. */
+  #openStore: (() => Promise<void>) | null;
+  /** Why that store could not be opened: the step stops and `run()` rejects with it. */
+  #storeFailure: Error | null = null;
 
   /** Throws `FlowerError` `CREDENTIALS_MISSING` (with the four-line message) before touching the disk. */
   constructor(options: RuntimeOptions) {
@@ -169,7 +173,9 @@ export class Runtime {
     this.#portable = options.portable ?? true;
     this.handoff = handoffFrom(options.handoff, config.env);
     // The store the configuration names (`FLOWER_STORE`), else `<runDir>/sessions.db`: one opener for every
-    // run (run-stores.ts). The CLI opens and checks it itself, before anything is written, and passes it in.
+    // run (run-stores.ts). The CLI opens and checks a server itself, before anything is written, and passes it
+    // in. The SQLite file opens on first use, at the latest right after Claude Code is spawned: loading the
+    // driver and preparing the file then overlaps Claude Code's own start-up (docs/decisions.md D228).
     const opened =
       options.store === undefined
         ? openRunStores({
@@ -182,8 +188,10 @@ export class Runtime {
               ephemeral: options.ephemeral ?? true,
               keepDenials: options.keepDenials ?? 1,
             },
+            openOnFirstUse: true,
           })
         : null;
+    this.#openStore = opened === null ? null : () => opened.ready();
     this.store = opened === null ? (options.store as FlowerSessionStore) : opened.sessions;
     // A run on a server keeps its records there too (no manifest.json/lineage.json in the run directory).
     this.records = options.records ?? runRecordsFor(this.runDir, opened?.server ?? null);
@@ -242,10 +250,13 @@ export class Runtime {
   /**
    * Runs `spec` on `prompt` as one step and returns its result; a failure is a result with `ok: false`,
    * not a rejection. Rejects only with `RUNTIME_BUSY` when another step of this runtime is running, and
-   * with `NOT_A_GIT_REPO` when the spec's workers want isolation outside a git work tree (nothing spent).
+   * with `NOT_A_GIT_REPO` when the spec's workers want isolation outside a git work tree (nothing spent);
+   * and with the store's error (`STORE_UNREADABLE`, `STORE_DRIVER`) when the `sessions.db` it made, opened
+   * while Claude Code starts (docs/decisions.md D228), cannot be opened: the step is stopped, no row written.
    */
   async run(spec: AgentSpec, prompt: string, options: RunOptions = {}): Promise<StepResult> {
     this.#refuseIfBusy();
+    if (this.#storeFailure !== null) throw this.#storeFailure;
     this.#prepareIsolation(spec);
     // Renewed (and so checked) right before the step: a lease lost meanwhile stops here, before any turn.
     // A server-backed lease answers through a promise; SQLite's at once, so nothing waits there.
@@ -284,10 +295,13 @@ export class Runtime {
       if (this.#current === step) {
         step.result.endedAt = Date.now() / 1000;
         this.#current = null;
-        this.results.push(step.result);
+        if (this.#storeFailure === null) this.results.push(step.result);
       }
       this.#persist(null);
     }
+    // The store could not be opened: as when it was opened before the step, its error is the answer.
+    const failure = this.#failedStore();
+    if (failure !== null) throw failure;
     return step.result;
   }
 
@@ -508,10 +522,34 @@ export class Runtime {
       onSession: () => this.onSession,
       onHandoff: () => this.onHandoff,
       persist: (step) => this.#persist(step),
+      spawned: () => this.#spawned(),
     };
   }
 
+  /**
+   * Claude Code was just spawned: the store opens now, after the spawn call has returned, so the child starts
+   * meanwhile. A store that cannot be opened stops the step before it writes anything.
+   */
+  #spawned(): void {
+    const open = this.#openStore;
+    if (open === null) return;
+    this.#openStore = null;
+    setImmediate(() => {
+      open().catch((error: unknown) => {
+        this.#storeFailure = error instanceof Error ? error : new Error(String(error));
+        this.#current?.controller.abort(error);
+      });
+    });
+  }
+
+  /** Read through a call: the step's awaits may have set it since the check at the start of `run()`. */
+  #failedStore(): Error | null {
+    return this.#storeFailure;
+  }
+
   #persist(inFlight: StepRun | null): void {
+    // Nothing is recorded of a step whose store could not be opened: the run stops as if it never began.
+    if (this.#storeFailure !== null) return;
     const rows =
       inFlight === null || this.#current !== inFlight ? this.results : [...this.results, inFlight.result];
     if (rows.length === 0) return;

@@ -59,6 +59,8 @@ export interface RunWiring {
   onHandoff(): ((step: string, path: string, sha256: string) => void) | null;
   /** Writes the manifest with `step`'s in-flight row. */
   persist(step: StepRun): void;
+  /** Claude Code was just started (work that may wait for it starts now: docs/decisions.md D228). */
+  spawned(): void;
 }
 
 /**
@@ -134,6 +136,7 @@ export function loopDeps(
         ),
         wiring.processes,
         wiring.lease,
+        () => wiring.spawned(),
       ),
     relay:
       wiring.workbench !== null && spec.workbench ? new IndexRelay(wiring.workbench, wiring.indexSent) : null,
@@ -146,10 +149,18 @@ export function loopDeps(
 }
 
 /** Every child a run starts is tied to this process and recorded (see `tiedSpawn`); the lease is checked. */
-function tie(options: Options, processes: RunProcesses, lease: RunLease<LeaseAnswers> | null): Options {
+function tie(
+  options: Options,
+  processes: RunProcesses,
+  lease: RunLease<LeaseAnswers> | null,
+  spawned: () => void,
+): Options {
   options.spawnClaudeCodeProcess = tiedSpawn({
     token: OWN_TOKEN,
-    onSpawn: (pid) => processes.addChild(pid),
+    onSpawn: (pid) => {
+      processes.addChild(pid);
+      spawned();
+    },
     onExit: (pid) => processes.removeChild(pid),
   });
   if (lease !== null) checkLeaseAfterTools(options, lease);

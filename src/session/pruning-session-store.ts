@@ -36,11 +36,17 @@ export class PruningSessionStore extends TrimmingSessionStore {
     this.prunePolicy = asPolicy(options.prune, PrunePolicy);
     this.toolJournal =
       options.journal === true
-        ? new ToolJournal(
-            this.path,
-            options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs },
-          )
+        ? new ToolJournal(this.path, {
+            ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+            openOnFirstUse: options.openOnFirstUse === true,
+          })
         : null;
+  }
+
+  /** Opens the store, then the journal, if they wait for their first use. */
+  override open(): void {
+    super.open();
+    this.toolJournal?.open();
   }
 
   /** Closes the journal, then the store. Idempotent. */

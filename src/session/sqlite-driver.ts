@@ -6,8 +6,10 @@
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 
 import { FlowerError } from '../errors.js';
 
@@ -70,6 +72,32 @@ export interface SqliteOpenOptions {
   nativeBinding?: string;
 }
 
+/**
+ * better-sqlite3, loaded on the first open rather than when this module is: a command that opens its store
+ * only after its agent has started (`flower once`) should not pay for the driver and its native addon
+ * before (docs/decisions.md D228). CommonJS, so `require` loads it synchronously from any layout (tsc's
+ * dist/, the bundled CLI in dist/cli/, an installed package).
+ */
+let driver: { Database: typeof Database; addon: string | undefined } | null = null;
+
+function loadDriver(): { Database: typeof Database; addon: string | undefined } {
+  if (driver !== null) return driver;
+  const require = createRequire(import.meta.url);
+  const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+  // The addon where `npm install` builds it: named, better-sqlite3 loads it at once instead of trying a dozen
+  // places through the `bindings` package (one `stat` each). A build elsewhere is still found the old way
+  // (docs/decisions.md D229).
+  const built = join(
+    dirname(require.resolve('better-sqlite3')),
+    '..',
+    'build',
+    'Release',
+    'better_sqlite3.node',
+  );
+  driver = { Database, addon: existsSync(built) ? built : undefined };
+  return driver;
+}
+
 /** Error codes that mean the file itself cannot be used as a database. */
 const UNREADABLE_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CANTOPEN']);
 
@@ -104,12 +132,14 @@ export function openSqlite(path: string, options: SqliteOpenOptions = {}): Sqlit
   }
   let database: Database.Database;
   try {
+    const { Database, addon } = loadDriver();
+    const nativeBinding = options.nativeBinding ?? addon;
     const copy = readonly && options.inMemoryCopy === true ? fileCopy(path) : null;
     database = new Database(copy ?? path, {
       readonly,
       fileMustExist: readonly,
       timeout: options.busyTimeoutMs ?? 5000,
-      ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+      ...(nativeBinding === undefined ? {} : { nativeBinding }),
     });
   } catch (error) {
     if (isNativeBindingError(error)) {

@@ -23,6 +23,12 @@ export interface SqliteSessionStoreOptions {
    * the open are not seen.
    */
   inMemoryCopy?: boolean;
+  /**
+   * Open the file on the first call that needs it (or on `open()`) instead of in the constructor, so a
+   * command can start its agent before it pays for the driver and the file (docs/decisions.md D228). The
+   * errors the constructor would throw then come from that call. Default false.
+   */
+  openOnFirstUse?: boolean;
 }
 
 /** The default busy timeout, in milliseconds. */

@@ -529,6 +529,32 @@ describe('SqliteSessionStore', () => {
     });
   });
 
+  describe('opened on first use', () => {
+    test('creates nothing until a call needs the file, and a close before that creates nothing', async () => {
+      const untouched = openStore({ openOnFirstUse: true });
+      untouched.checkpoint();
+      untouched.close();
+      expect(existsSync(path)).toBe(false);
+
+      const store = openStore({ openOnFirstUse: true });
+      expect(existsSync(path)).toBe(false);
+      await store.append(main, transcript());
+      expect(existsSync(path)).toBe(true);
+      expect(await store.load(main)).toEqual(transcript());
+    });
+
+    test('a file that is not a database fails its first use with the same error, left untouched', async () => {
+      mkdirSync(join(directory, 'runs'));
+      const garbage = Buffer.from('this is not a database, it is a shopping list\n'.repeat(200));
+      writeFileSync(path, garbage);
+      const store = openStore({ openOnFirstUse: true });
+      const message = new RegExp(`${path.replaceAll('.', '\\.')} cannot be read.*left untouched`);
+      await expectFlowerError(() => store.open(), message);
+      await expectFlowerError(() => store.append(main, transcript()), message);
+      expect(readFileSync(path).equals(garbage)).toBe(true);
+    });
+  });
+
   describe('read-only', () => {
     test('reads an existing store and refuses to change it', async () => {
       const writer = openStore();

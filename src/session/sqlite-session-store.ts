@@ -57,38 +57,56 @@ export class SqliteSessionStore implements FlowerSessionStore, TranscriptSnapsho
   /** True when opened with `readonly`. */
   readonly readonly: boolean;
 
-  #connection: SqliteConnection | null;
+  #connection: SqliteConnection | null = null;
+  /** Opens the file: set until the first open (`openOnFirstUse`), then null. */
+  #opener: (() => SqliteConnection) | null;
   readonly #statements = new StatementCache(() => this.#open());
   readonly #summaries: SessionSummaries;
   readonly #appending: AppendContext;
 
   /**
-   * Opens (and, unless `readonly`, creates) the database at `path`. A missing parent folder is created.
+   * Opens (and, unless `readonly`, creates) the database at `path`, or with `openOnFirstUse` only remembers
+   * to. A missing parent folder is created.
    *
    * @throws FlowerError when the file is damaged, is not a SQLite database, is some other program's
    *   database, or (read-only) does not exist; or when the SQLite driver cannot be loaded. The file is never
-   *   modified or replaced in those cases.
+   *   modified or replaced in those cases. With `openOnFirstUse` the first call that opens it throws these.
    */
   constructor(path: string, options: SqliteSessionStoreOptions = {}) {
     this.path = resolve(path);
     this.readonly = options.readonly ?? false;
     this.#summaries = new SessionSummaries(this.#statements, this.path);
     this.#appending = { statements: this.#statements, summaries: this.#summaries, clock: new MtimeClock() };
-    if (!this.readonly) mkdirSync(dirname(this.path), { recursive: true });
-    const connection = openSqlite(this.path, {
-      readonly: this.readonly,
-      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
-      inMemoryCopy: options.inMemoryCopy ?? false,
-    });
-    try {
-      if (!this.readonly) prepareWritableDatabase(connection);
-      const missing = missingSchemaParts(connection);
-      if (missing.length > 0) throw new SchemaMismatchError(missing);
-    } catch (error) {
-      connection.close();
-      throw explainStoreError(this.path, error);
-    }
-    this.#connection = connection;
+    this.#opener = () => {
+      if (!this.readonly) mkdirSync(dirname(this.path), { recursive: true });
+      const connection = openSqlite(this.path, {
+        readonly: this.readonly,
+        busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+        inMemoryCopy: options.inMemoryCopy ?? false,
+      });
+      try {
+        if (!this.readonly) prepareWritableDatabase(connection);
+        const missing = missingSchemaParts(connection);
+        if (missing.length > 0) throw new SchemaMismatchError(missing);
+      } catch (error) {
+        connection.close();
+        throw explainStoreError(this.path, error);
+      }
+      return connection;
+    };
+    if (options.openOnFirstUse !== true) this.open();
+  }
+
+  /**
+   * Opens the file now if it waits for its first use (`openOnFirstUse`); nothing when open or closed. A
+   * failed open throws, and the next call tries again.
+   *
+   * @throws FlowerError as the constructor.
+   */
+  open(): void {
+    if (this.#opener === null) return;
+    this.#connection = this.#opener();
+    this.#opener = null;
   }
 
   // ---- SDK SessionStore protocol ------------------------------------------------------------------------
@@ -215,6 +233,8 @@ export class SqliteSessionStore implements FlowerSessionStore, TranscriptSnapsho
    * A reader in another process can keep part of the log alive; that is not an error. No-op when read-only.
    */
   checkpoint(): void {
+    // Never opened: nothing to fold, and a checkpoint must not create the file.
+    if (this.#opener !== null) return;
     this.#guard(() => {
       const connection = this.#open();
       if (!connection.readonly) connection.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
@@ -232,6 +252,8 @@ export class SqliteSessionStore implements FlowerSessionStore, TranscriptSnapsho
 
   /** Checkpoints (decisions.md D31) and closes. Idempotent. */
   close(): void {
+    // Never opened: nothing to fold, and closing must not create the file.
+    this.#opener = null;
     const connection = this.#connection;
     if (connection === null) return;
     try {
@@ -281,6 +303,7 @@ export class SqliteSessionStore implements FlowerSessionStore, TranscriptSnapsho
   // ---- internals ----------------------------------------------------------------------------------------
 
   #open(): SqliteConnection {
+    this.open();
     if (this.#connection === null) throw new Error(`The session store ${this.path} is closed.`);
     return this.#connection;
   }

@@ -71,46 +71,35 @@ export class ToolJournal implements ToolJournalReader {
   /** Absolute path of the database file. */
   readonly path: string;
 
-  #connection: SqliteConnection | null;
-  readonly #insert: SqliteStatement;
-  readonly #ids: SqliteStatement;
-  readonly #call: SqliteStatement;
+  #connection: SqliteConnection | null = null;
+  /** Opens the journal: set until the first open (`openOnFirstUse`), then null. */
+  #opener: (() => OpenJournal) | null;
+  #insert: SqliteStatement | null = null;
+  #ids: SqliteStatement | null = null;
+  #call: SqliteStatement | null = null;
 
-  /** Opens (creating the file and table if needed) the journal in the database at `path`. */
-  constructor(path: string, options: { busyTimeoutMs?: number } = {}) {
+  /**
+   * Opens (creating the file and table if needed) the journal in the database at `path`; with
+   * `openOnFirstUse`, on the first call that needs it or on `open()` (docs/decisions.md D228).
+   */
+  constructor(path: string, options: { busyTimeoutMs?: number; openOnFirstUse?: boolean } = {}) {
     this.path = resolve(path);
-    mkdirSync(dirname(this.path), { recursive: true });
-    const connection = openSqlite(this.path, {
-      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
-    });
-    try {
-      // The store's own preparation first (WAL, synchronous level, transcript tables): the journal only ever
-      // lives in a session store, and a file holding nothing but its table would not read as one.
-      prepareWritableDatabase(connection);
-      connection.exec(TOOL_JOURNAL_SQL);
-      // A retried hook for the same call keeps the first row: the first is when it was let through.
-      this.#insert = connection.prepare(
-        'INSERT OR IGNORE INTO tool_calls (session_id, tool_use_id, agent_id, tool_name, input, started_at) ' +
-          'VALUES (?, ?, ?, ?, ?, ?)',
-      );
-      this.#ids = connection.prepare(
-        'SELECT tool_use_id FROM tool_calls WHERE session_id = ? AND agent_id IS ? ORDER BY started_at, rowid',
-      );
-      this.#call = connection.prepare(
-        'SELECT session_id, tool_use_id, agent_id, tool_name, input, started_at FROM tool_calls ' +
-          'WHERE session_id = ? AND tool_use_id = ?',
-      );
-    } catch (error) {
-      connection.close();
-      throw explainStoreError(this.path, error);
-    }
-    this.#connection = connection;
+    this.#opener = () => openJournal(this.path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+    if (options.openOnFirstUse !== true) this.open();
+  }
+
+  /** Opens the journal now if it waits for its first use; nothing when open or closed. */
+  open(): void {
+    if (this.#opener === null) return;
+    const opened = this.#opener();
+    this.#opener = null;
+    ({ connection: this.#connection, insert: this.#insert, ids: this.#ids, call: this.#call } = opened);
   }
 
   /** Commits one call. Returns after the row is in the database file's write-ahead log. */
   record(call: JournalledCall): void {
     this.#open();
-    this.#insert.run(
+    this.#insert?.run(
       call.sessionId,
       call.toolUseId,
       call.agentId,
@@ -135,7 +124,7 @@ export class ToolJournal implements ToolJournalReader {
     const calls: JournalledCall[] = [];
     for (const id of this.#orderedIds(sessionId, agentId)) {
       if (except?.has(id) === true) continue;
-      const row = this.#call.get(sessionId, id) as JournalRow | undefined;
+      const row = this.#call?.get(sessionId, id) as JournalRow | undefined;
       if (row === undefined) continue;
       const input = parseJournalInput(row.input);
       if (input === null) continue;
@@ -153,20 +142,60 @@ export class ToolJournal implements ToolJournalReader {
 
   /** Closes the connection. Idempotent. */
   close(): void {
+    this.#opener = null;
     const connection = this.#connection;
     this.#connection = null;
     connection?.close();
   }
 
   #orderedIds(sessionId: string, agentId: string | null): string[] {
-    return (this.#ids.all(sessionId, agentId) as Array<{ tool_use_id: string }>).map(
+    return ((this.#ids?.all(sessionId, agentId) ?? []) as Array<{ tool_use_id: string }>).map(
       (row) => row.tool_use_id,
     );
   }
 
   #open(): SqliteConnection {
+    this.open();
     if (this.#connection === null) throw new Error(`The tool journal in ${this.path} is closed.`);
     return this.#connection;
+  }
+}
+
+/** An open journal's connection and statements. */
+interface OpenJournal {
+  connection: SqliteConnection;
+  insert: SqliteStatement;
+  ids: SqliteStatement;
+  call: SqliteStatement;
+}
+
+/** Opens the journal in the database at `path`, creating the file and table if needed. */
+function openJournal(path: string, busyTimeoutMs: number): OpenJournal {
+  mkdirSync(dirname(path), { recursive: true });
+  const connection = openSqlite(path, { busyTimeoutMs });
+  try {
+    // The store's own preparation first (WAL, synchronous level, transcript tables): the journal only ever
+    // lives in a session store, and a file holding nothing but its table would not read as one.
+    prepareWritableDatabase(connection);
+    connection.exec(TOOL_JOURNAL_SQL);
+    return {
+      connection,
+      // A retried hook for the same call keeps the first row: the first is when it was let through.
+      insert: connection.prepare(
+        'INSERT OR IGNORE INTO tool_calls (session_id, tool_use_id, agent_id, tool_name, input, started_at) ' +
+          'VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      ids: connection.prepare(
+        'SELECT tool_use_id FROM tool_calls WHERE session_id = ? AND agent_id IS ? ORDER BY started_at, rowid',
+      ),
+      call: connection.prepare(
+        'SELECT session_id, tool_use_id, agent_id, tool_name, input, started_at FROM tool_calls ' +
+          'WHERE session_id = ? AND tool_use_id = ?',
+      ),
+    };
+  } catch (error) {
+    connection.close();
+    throw explainStoreError(path, error);
   }
 }
 

@@ -23,6 +23,8 @@ export interface LayerOptions {
   ephemeral?: EphemeralPolicy | boolean;
   /** As for {@link SqliteSessionStore}. */
   busyTimeoutMs?: number;
+  /** As for {@link SqliteSessionStore} (default false). */
+  openOnFirstUse?: boolean;
   /**
    * Write spill files after `load()` returns instead of before (default false). Whoever lets the model run
    * tools must then await {@link TrimmingSessionStore.spillsWritten} first: the runtime does, in its gate.
@@ -49,7 +51,10 @@ export class TrimmingSessionStore extends SqliteSessionStore {
   #pipeline: LoadPipeline | null = null;
 
   constructor(path: string, workspace: string, options: LayerOptions = {}) {
-    super(path, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
+    super(path, {
+      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+      openOnFirstUse: options.openOnFirstUse === true,
+    });
     this.workspace = resolve(workspace);
     this.trimPolicy = asPolicy(options.trim, TrimPolicy);
     this.ephemeralPolicy = asPolicy(options.ephemeral, EphemeralPolicy);

@@ -1,7 +1,7 @@
 // Bad input through the built CLI (`node dist/cli/main.js`) with the real SDK and Claude Code binary against
 // the fake Messages API: a `.env` Claude Code cannot start with, directories that cannot be used, a session
 // that does not exist, an empty tool list. Each ends at once with one line that says what to do.
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -105,6 +105,27 @@ describe('bad input through the CLI (e2e)', () => {
       chmodSync(runDir, 0o755);
     }
     expect(readFileSync(join(runDir, 'sessions.db')).equals(database)).toBe(true);
+  });
+
+  test('a sessions.db that is not a database stops once with its one line and exit 1, the file untouched', async () => {
+    const { run, scratch, server } = await start();
+    const runDir = join(scratch.workspace, 'runs');
+    mkdirSync(runDir, { recursive: true });
+    const store = join(runDir, 'sessions.db');
+    writeFileSync(store, 'notes, not a database\n'.repeat(50));
+
+    // The store opens while Claude Code starts (docs/decisions.md D228): its error still ends the command
+    // with the same single line and code as when it was opened first, before any request or manifest row.
+    const outcome = await run(['once', 'hello']);
+
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.stderr).toBe(
+      `${store} cannot be read as a session store (file is not a database). It was left untouched: move it ` +
+        'aside (with any -wal and -shm files beside it) to start with an empty store, or restore it from a copy.',
+    );
+    expect(readFileSync(store, 'utf8')).toBe('notes, not a database\n'.repeat(50));
+    expect(existsSync(join(runDir, 'manifest.json'))).toBe(false);
+    expect(server.calls).toEqual([]);
   });
 
   test('once --resume with an id that is not a stored session exits 2 at once, offering no other id', async () => {

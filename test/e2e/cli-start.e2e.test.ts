@@ -4,7 +4,7 @@
 // The CLI is an esbuild bundle (scripts/bundle-cli.mjs): a loaded file of it (main.js or one of its
 // `bundle-*` chunks) counts as every source module it holds, which esbuild marks with a `// src/…` or
 // `// node_modules/…` line; a file of tsc's dist/ counts as its source module, `dist/x.js` as `src/x`.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -195,6 +195,70 @@ describe('CLI start-up (built CLI)', () => {
       const spawned = lines.findIndex((line) => /^spawn \S*(?:setpriv|claude)$/.test(line));
       expect(spawned).toBeGreaterThanOrEqual(0);
       expect(lines.slice(0, spawned).filter((line) => line === 'segmenter')).toEqual([]);
+    } finally {
+      await server.close();
+      await environment.cleanup();
+    }
+  });
+
+  test('flower once starts Claude Code before it loads SQLite or opens its store', async () => {
+    const server = await FakeAnthropicServer.start(
+      scriptTurns({ main: [message([text('Nothing to do.')])] }),
+    );
+    const environment = await scratchEnvironment({ baseUrl: server.url });
+    scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
+    const order = join(scratch, 'order.txt');
+    const hook = join(scratch, 'store-hook.mjs');
+    const store = join(environment.workspace, 'runs', 'sessions.db');
+    // Loading better-sqlite3's addon and preparing sessions.db belong after the spawn, where Claude Code's own
+    // start-up hides them (docs/decisions.md D228). The hook writes down, in order, each native addon Node
+    // loads and each child process, with whether the store's file existed when the child was started, and
+    // whether the `bindings` package was asked to find the addon (docs/decisions.md D229).
+    writeFileSync(
+      hook,
+      [
+        "import childProcess from 'node:child_process';",
+        "import { appendFileSync, existsSync } from 'node:fs';",
+        "import Module, { syncBuiltinESMExports } from 'node:module';",
+        `const note = (line) => appendFileSync(${JSON.stringify(order)}, line + '\\n');`,
+        'const load = Module._load;',
+        'Module._load = function loadNoted(request, ...rest) {',
+        "  if (request === 'bindings') note('require bindings');",
+        '  return load.call(this, request, ...rest);',
+        '};',
+        'const spawn = childProcess.spawn;',
+        'childProcess.spawn = function spawnNoted(command, ...rest) {',
+        `  note('spawn ' + command + (existsSync(${JSON.stringify(store)}) ? ' with sessions.db' : ''));`,
+        '  return spawn.call(this, command, ...rest);',
+        '};',
+        'syncBuiltinESMExports();',
+        'const dlopen = process.dlopen;',
+        'process.dlopen = function dlopenNoted(module, filename, ...rest) {',
+        "  note('addon ' + filename.split('/').pop());",
+        '  return dlopen.call(this, module, filename, ...rest);',
+        '};',
+      ].join('\n'),
+    );
+    try {
+      const run = await execa('node', ['--import', pathToFileURL(hook).href, cli, 'once', 'say hi'], {
+        cwd: environment.workspace,
+        env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+      });
+      expect(run.exitCode, String(run.stderr)).toBe(0);
+      expect(String(run.stdout)).toBe('Nothing to do.');
+      const lines = readFileSync(order, 'utf8').split('\n').filter(Boolean);
+      const spawned = lines.findIndex((line) => /^spawn \S*(?:setpriv|claude)\b/.test(line));
+      expect(spawned).toBeGreaterThanOrEqual(0);
+      expect(lines[spawned]).not.toContain('sessions.db');
+      expect(lines.slice(0, spawned).filter((line) => line.startsWith('addon '))).toEqual([]);
+      // The hook saw the addon load, after the spawn, and the run's transcript was stored.
+      expect(lines.slice(spawned)).toContain('addon better_sqlite3.node');
+      // Named by its path, the addon is loaded without the `bindings` package's search of a dozen places.
+      expect(lines).not.toContain('require bindings');
+      expect(existsSync(store)).toBe(true);
     } finally {
       await server.close();
       await environment.cleanup();
