@@ -11,6 +11,7 @@ import { projectKey } from '../../src/agent/project-key.js';
 import { PgRunRecords } from '../../src/runtime/pg-run-records.js';
 import type { ManifestRow } from '../../src/runtime/manifest.js';
 import { PgSessionStore } from '../../src/session/pg-session-store.js';
+import { PgToolJournal } from '../../src/session/pg-tool-journal.js';
 import { SqliteSessionStore } from '../../src/session/sqlite-session-store.js';
 import {
   FakeAnthropicServer,
@@ -115,6 +116,87 @@ describe('the last lines of a run on PostgreSQL (e2e)', () => {
       );
       expect(cli.server.calls.length).toBe(calls);
       const printed = [first, again].flatMap((result) => [result.stdout, result.stderr]).join('\n');
+      expect(printed).not.toContain(SECRET_PASSWORD);
+      expect(filesHolding(scratch.dir, SECRET_PASSWORD)).toEqual([]);
+    } finally {
+      await cli.close();
+    }
+  });
+});
+
+describe('analyze and doctor read a run on PostgreSQL there (e2e)', () => {
+  test('analyze counts the transcripts on the server; doctor checks them, the journal, the rows and the lineage there', async () => {
+    const cli = await flowerCli(() => message([text('noted')]));
+    try {
+      const { scratch } = cli;
+      const location = await secretLocation('reads');
+      const run = basename(scratch.workspace);
+      const first = await cli.run(['once', '--store', location, 'note this']);
+      expect(first.exitCode, first.stderr).toBe(0);
+      const sessions = new PgSessionStore(location);
+      let sessionId: string;
+      try {
+        const listed = await sessions.listSessions(projectKey(scratch.workspace));
+        expect(listed).toHaveLength(1);
+        sessionId = listed[0]!.sessionId;
+      } finally {
+        await sessions.close();
+      }
+
+      // analyze: the transcript figures come from the server (the run directory holds no sessions.db).
+      expect(existsSync(join(scratch.workspace, 'runs', 'sessions.db'))).toBe(false);
+      const analyzed = await cli.run(['analyze', '--json', '--store', location]);
+      expect(analyzed.exitCode, analyzed.stderr).toBe(0);
+      const analysis = JSON.parse(analyzed.stdout) as {
+        sources: { sessions: boolean };
+        economics: { main: { transcripts: number; modelTurns: number } };
+        spend: { sessions: Array<{ sessionId: string }> };
+      };
+      expect(analysis.sources.sessions).toBe(true);
+      expect(analysis.economics.main).toMatchObject({ transcripts: 1, modelTurns: 1 });
+      expect(analysis.spend.sessions.map((item) => item.sessionId)).toEqual([sessionId]);
+
+      // doctor: a clean run on the server is clean; then a journalled call no transcript holds (a warning)
+      // and a lineage step naming a session the server does not hold (an error) are found there.
+      const clean = await cli.run(['doctor', '--store', location]);
+      expect(clean.exitCode, clean.stdout + clean.stderr).toBe(0);
+      expect(clean.stdout).toContain(`flower doctor: ${shown(location)} run ${run}`);
+      expect(clean.stdout).toContain('1 transcript checked');
+      expect(clean.stdout).toContain('No problem found.');
+      const journal = new PgToolJournal(location);
+      const records = serverRecords(location, run);
+      try {
+        await journal.record({
+          sessionId,
+          toolUseId: 'toolu_ghost',
+          agentId: null,
+          toolName: 'Bash',
+          input: { command: 'true' },
+          startedAt: Date.now(),
+        });
+        await records.updateLineage('test', (current) => ({
+          ...(current as Record<string, unknown>),
+          steps: { 'ad-hoc': sessionId, later: 'no-such-session' },
+        }));
+      } finally {
+        await Promise.all([journal.close(), records.close()]);
+      }
+      const broken = await cli.run(['doctor', '--json', '--store', location]);
+      expect(broken.exitCode, broken.stderr).toBe(1);
+      const report = JSON.parse(broken.stdout) as { transcripts: number; findings: Array<{ rule: string }> };
+      expect(report.transcripts).toBe(1);
+      expect(report.findings.map((finding) => finding.rule).sort()).toEqual([
+        'journal-call-not-in-transcript',
+        'lineage-session-missing',
+      ]);
+      // --fix writes into a run directory's sessions.db only: said plainly, nothing changed.
+      const fix = await cli.run(['doctor', '--fix', '--store', location]);
+      expect(fix.exitCode).toBe(1);
+      expect(fix.stderr.trim().split('\n')).toEqual([expect.stringContaining('Not fixed: --fix writes')]);
+      expect(fix.stderr).toContain(shown(location));
+      const printed = [first, analyzed, clean, broken, fix]
+        .flatMap((item) => [item.stdout, item.stderr])
+        .join('\n');
       expect(printed).not.toContain(SECRET_PASSWORD);
       expect(filesHolding(scratch.dir, SECRET_PASSWORD)).toEqual([]);
     } finally {
