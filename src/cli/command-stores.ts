@@ -143,12 +143,26 @@ export async function openCommandRecords(
   globals: Pick<GlobalOptions, 'store'>,
   where: { workspace: string; runDir: string },
 ): Promise<RunRecords | null> {
+  const server = await commandServer(config, globals, where);
+  return server === null ? null : runRecordsFor(where.runDir, server);
+}
+
+/**
+ * The server of the run in `runDir` this command was given (`--store`, else `FLOWER_STORE`), checked with
+ * one round trip (one line naming the redacted location when it cannot be reached); null for the SQLite
+ * default.
+ */
+export async function commandServer(
+  config: Pick<FlowerConfig, 'env'>,
+  globals: Pick<GlobalOptions, 'store'>,
+  where: { workspace: string; runDir: string },
+): Promise<RunStoreServer | null> {
   const location = commandStoreLocation(config, globals);
   if (storeKindOf(location, where.runDir) === 'sqlite') return null;
   const workspace = existsSync(where.workspace) ? realpathSync(where.workspace) : where.workspace;
   const stores = await openCheckedRunStores({ runDir: where.runDir, workspace, location, env: config.env });
   await stores.close();
-  return runRecordsFor(where.runDir, stores.server);
+  return stores.server;
 }
 
 /** {@link openCommandRecords}, read once and closed: undefined for the SQLite default. */

@@ -323,6 +323,23 @@ describe('flower import --store postgres://… (e2e)', () => {
         existsSync(join(second, 'runs', name)),
       ),
     ).toEqual([]);
+    // dashboard: the page's spenders and report read the transcripts on the server.
+    const dashboard = new FlowerProcess(['-w', second, 'dashboard', '--store', location], options);
+    let url = '';
+    await until(() => {
+      if (dashboard.child.exitCode !== null) throw new Error(dashboard.stderr);
+      url = /http:\/\/127\.0\.0\.1:\d+\//.exec(dashboard.stdout.join(''))?.[0] ?? '';
+      return url !== '';
+    }, "the dashboard's address");
+    const state = (await (await fetch(new URL('/api/run', url))).json()) as {
+      spenders: Array<{ label: string; usd: number }>;
+    };
+    const page = await (await fetch(new URL('/report', url))).text();
+    process.kill(dashboard.child.pid!, 'SIGINT');
+    expect((await dashboard.exited).code).toBe(130);
+    expect(state.spenders).toEqual([{ label: 'work · main thread', usd: expect.any(Number) }]);
+    expect(page).toContain('flower analyze');
+
     const printed = [importing, refused, resumed].flatMap((run) => [...run.stdout, run.stderr]).join('\n');
     expect(printed).not.toContain(SECRET_PASSWORD);
     expect(filesHolding(scratch.dir, SECRET_PASSWORD)).toEqual([]);
