@@ -231,7 +231,7 @@ export async function dashboardCommand(
         workspace,
         runDir,
         ...(records === null ? {} : { records }),
-        ...(server === null ? {} : { server }),
+        ...(server === null ? {} : {}),
         workbench: () => existingWorkbench(workspace, runDir, globals.workbench === true),
         config,
         budgetUsd: options.budget ?? null,
