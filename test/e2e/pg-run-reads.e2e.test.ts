@@ -337,7 +337,8 @@ describe('flower import --store postgres://… (e2e)', () => {
     const page = await (await fetch(new URL('/report', url))).text();
     process.kill(dashboard.child.pid!, 'SIGINT');
     expect((await dashboard.exited).code).toBe(130);
-    expect(state.spenders).toEqual([{ label: 'work · main thread', usd: expect.any(Number) }]);
+    expect(state.spenders.map((spender) => spender.label)).toEqual(['work · main thread']);
+    expect(state.spenders[0]!.usd).toBeGreaterThan(0);
     expect(page).toContain('flower analyze');
 
     const printed = [importing, refused, resumed].flatMap((run) => [...run.stdout, run.stderr]).join('\n');
