@@ -231,7 +231,7 @@ export async function dashboardCommand(
         workspace,
         runDir,
         ...(records === null ? {} : { records }),
-        ...(server === null ? {} : {}),
+        ...(server === null ? {} : { server }),
         workbench: () => existingWorkbench(workspace, runDir, globals.workbench === true),
         config,
         budgetUsd: options.budget ?? null,
