@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { FlowerError } from '../errors.js';
 import { isRecord } from '../internal/is-record.js';
-import type { CostBreakdown } from '../runtime/cost-breakdown.js';
+import type { CostBreakdown, CostTranscript } from '../runtime/cost-breakdown.js';
 import { EVENT_LOG_FILE } from '../runtime/event-log.js';
 import { MANIFEST_FILE, readManifest, type ManifestRow } from '../runtime/manifest.js';
 import type { RunRecordsSnapshot } from '../runtime/run-records.js';
@@ -19,7 +19,7 @@ import { ASIDE_DIR } from '../workflow/ask-oracle.js';
 import { contextCurve } from './context-curve.js';
 import { median, ratio } from './figure-math.js';
 import { readRunEvents } from './run-events.js';
-import { readTranscripts } from './read-transcripts.js';
+import { readTranscripts, transcriptStats } from './read-transcripts.js';
 import {
   ANALYSIS_SCHEMA,
   type CacheUse,
@@ -50,6 +50,11 @@ export interface AnalyzeOptions {
    * lineage instead of `manifest.json` and `lineage.json`. The run directory's files by default.
    */
   records?: RunRecordsSnapshot;
+  /**
+   * The run's transcripts read from where they live (a PostgreSQL store, `readServerTranscripts`), each
+   * with its store key and entries in `seq` order, instead of `sessions.db`.
+   */
+  transcripts?: readonly CostTranscript[];
 }
 
 /**
@@ -63,7 +68,7 @@ export function analyzeRun(runDir: string, options: AnalyzeOptions = {}): RunAna
   const manifestPath = join(root, MANIFEST_FILE);
   const asidePath = join(root, ASIDE_DIR, SESSIONS_FILE);
   const sources = {
-    sessions: existsSync(sessionsPath),
+    sessions: options.transcripts === undefined ? existsSync(sessionsPath) : options.transcripts.length > 0,
     manifest: existsSync(manifestPath) || (options.records?.rows.length ?? 0) > 0,
     events: false,
     aside: existsSync(join(root, ASIDE_DIR)),
@@ -86,7 +91,8 @@ export function analyzeRun(runDir: string, options: AnalyzeOptions = {}): RunAna
   const asideRows = readManifest(join(root, ASIDE_DIR)).map((row) => ledgerStep(row, 'aside'));
   const ledger = ledgerOf([...rows, ...asideRows]);
 
-  const transcripts = readTranscripts(sessionsPath);
+  const transcripts =
+    options.transcripts === undefined ? readTranscripts(sessionsPath) : transcriptStats(options.transcripts);
   const aside = readTranscripts(asidePath);
   const order = sessionOrder(manifest);
   const main = orderMain(
@@ -98,7 +104,11 @@ export function analyzeRun(runDir: string, options: AnalyzeOptions = {}): RunAna
   const stepAt = (at: number | null): string | null =>
     at === null ? null : (windows.find((row) => at >= row.startedAt && at <= row.endedAt)?.step ?? null);
 
-  const spend = runCostBreakdown(root, { roleOf: stepRole, rows: manifest });
+  const spend = runCostBreakdown(root, {
+    roleOf: stepRole,
+    rows: manifest,
+    ...(options.transcripts === undefined ? {} : { transcripts: options.transcripts }),
+  });
   const economics = economicsOf(main, subagents, aside);
   const context = contextCurve(main, order, events, stepAt);
   const cache = cacheUse(economics, [...main, ...subagents], stepAt, rows);

@@ -39,3 +39,17 @@ export function readTranscripts(path: string): TranscriptStats[] {
     connection.close();
   }
 }
+
+/**
+ * The figures of transcripts read elsewhere (a PostgreSQL store), each with its store key and its entries
+ * in `seq` order: the same figures {@link readTranscripts} gives for a `sessions.db`.
+ */
+export function transcriptStats(
+  transcripts: ReadonlyArray<{ key: string; entries: readonly unknown[] }>,
+): TranscriptStats[] {
+  return transcripts.map((transcript) => {
+    const collector = new TranscriptCollector(transcript.key);
+    for (const entry of transcript.entries) collector.add(entry);
+    return collector.stats;
+  });
+}

@@ -23,7 +23,15 @@ import {
   type RunRecords,
   type RunRecordsSnapshot,
 } from '../runtime/run-records.js';
+import {
+  readServerTranscripts,
+  runProjectKeys,
+  type ServerTranscripts,
+} from '../runtime/server-transcripts.js';
 import type { WakeState } from '../runtime/wake-state.js';
+import type { ManifestRow } from '../runtime/manifest.js';
+import { isRecord } from '../internal/is-record.js';
+import type { JsonFileState } from '../internal/locked-json-file.js';
 import { PgFlowerStore } from '../session/pg-flower-store.js';
 import type { CliIo } from './cli-io.js';
 import type { GlobalOptions } from './program.js';
@@ -135,12 +143,26 @@ export async function openCommandRecords(
   globals: Pick<GlobalOptions, 'store'>,
   where: { workspace: string; runDir: string },
 ): Promise<RunRecords | null> {
+  const server = await commandServer(config, globals, where);
+  return server === null ? null : runRecordsFor(where.runDir, server);
+}
+
+/**
+ * The server of the run in `runDir` this command was given (`--store`, else `FLOWER_STORE`), checked with
+ * one round trip (one line naming the redacted location when it cannot be reached); null for the SQLite
+ * default.
+ */
+export async function commandServer(
+  config: Pick<FlowerConfig, 'env'>,
+  globals: Pick<GlobalOptions, 'store'>,
+  where: { workspace: string; runDir: string },
+): Promise<RunStoreServer | null> {
   const location = commandStoreLocation(config, globals);
   if (storeKindOf(location, where.runDir) === 'sqlite') return null;
   const workspace = existsSync(where.workspace) ? realpathSync(where.workspace) : where.workspace;
   const stores = await openCheckedRunStores({ runDir: where.runDir, workspace, location, env: config.env });
   await stores.close();
-  return runRecordsFor(where.runDir, stores.server);
+  return stores.server;
 }
 
 /** {@link openCommandRecords}, read once and closed: undefined for the SQLite default. */
@@ -156,4 +178,47 @@ export async function readCommandRecords(
   } finally {
     await records.close();
   }
+}
+
+/** A run on a server read once: its records and its transcripts as stored (docs/decisions.md D451). */
+export interface ServerRunRead {
+  records: RunRecordsSnapshot;
+  /** The lineage document as stored (`missing`, `parsed`, or `unreadable` with the reason). */
+  lineage: JsonFileState;
+  /** Where the records are, safe to print: the redacted location and the run's name. */
+  location: string;
+  transcripts: ServerTranscripts;
+  /** The server, for what a command reads or writes next (the tool journal, `doctor --fix`). */
+  server: RunStoreServer;
+}
+
+/**
+ * The records and the transcripts of the run in `runDir` on the server this command was given (`--store`,
+ * else `FLOWER_STORE`), checked first like {@link openCommandRecords}: undefined for the SQLite default,
+ * whose readers take the run directory's files. The transcripts are those stored under the workspace's
+ * project key (and the lineage's, when it differs): a server holds many runs.
+ */
+export async function readCommandRun(
+  config: Pick<FlowerConfig, 'env'>,
+  globals: Pick<GlobalOptions, 'store'>,
+  where: { workspace: string; runDir: string },
+): Promise<ServerRunRead | undefined> {
+  const location = commandStoreLocation(config, globals);
+  if (storeKindOf(location, where.runDir) === 'sqlite') return undefined;
+  const workspace = existsSync(where.workspace) ? realpathSync(where.workspace) : where.workspace;
+  const stores = await openCheckedRunStores({ runDir: where.runDir, workspace, location, env: config.env });
+  await stores.close();
+  const server = stores.server!;
+  const opened = runRecordsFor(where.runDir, server);
+  let rows: ManifestRow[];
+  let lineage: JsonFileState;
+  try {
+    [rows, lineage] = await Promise.all([opened.readRows(), opened.readLineage()]);
+  } finally {
+    await opened.close();
+  }
+  const document = lineage.kind === 'parsed' && isRecord(lineage.value) ? lineage.value : null;
+  const records = { rows, lineage: document };
+  const transcripts = await readServerTranscripts(server, runProjectKeys(workspace, document));
+  return { records, lineage, location: opened.location, transcripts, server };
 }

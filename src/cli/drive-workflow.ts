@@ -27,7 +27,7 @@ import { guardRunSignals, type RunSignals } from './interrupt-keys.js';
 import { startLiveInput, type LiveInput } from './live-input.js';
 import { answerSideQuestion } from './side-question.js';
 import type { StartedCommand } from './start-run-command.js';
-import { closingLine, continueLine } from './stop-lines.js';
+import { closingLine, closingText, continueLine, recordsPlace } from './stop-lines.js';
 import { watchInterruptKey, type KeyInput } from './interrupt-key-watch.js';
 import { teeEvents } from './tee-events.js';
 import { jsonEventSink } from './json-events.js';
@@ -129,7 +129,7 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
     startup.footer?.attach(null);
     const elapsedS = ((context.now ?? Date.now)() - options.started) / 1000;
     renderer.print('');
-    renderer.print(closingLine(runtime.totalCost(), runtime.manifestPath, elapsedS, lang), 'dim');
+    renderer.print(closingLine(runtime.totalCost(), recordsPlace(runtime), elapsedS, lang), 'dim');
     const lines = options.stopLines?.(signal) ?? [continueLine(signal, context.argv, lang)];
     for (const line of lines) renderer.print(line, 'yellow');
     renderer.close();
@@ -213,14 +213,14 @@ export async function driveWorkflow(options: DriveWorkflowOptions): Promise<numb
   const now = context.now ?? Date.now;
   renderer.print('');
   renderer.print(
-    `${uiText('close', { c: runtime.totalCost().toFixed(4), path: runtime.manifestPath }, lang)} · ${formatElapsed((now() - options.started) / 1000)}${incompleteNote(failures, lang)}`,
+    `${closingText(runtime.totalCost(), recordsPlace(runtime), lang)} · ${formatElapsed((now() - options.started) / 1000)}${incompleteNote(failures, lang)}`,
     failures.count === 0 ? 'dim' : 'yellow',
   );
   const failedAt = ctx._failedAt;
   if (failedAt === undefined) {
     // Every step passed, but what the run wrote down is not what happened: the exit code must say so.
     if (failures.count > 0) {
-      const vars = { n: failures.count, path: runtime.manifestPath };
+      const vars = { n: failures.count, path: recordsPlace(runtime).path };
       renderer.print(uiText('err.recordIncomplete', vars, lang), 'red');
     }
     renderer.close();

@@ -6,14 +6,19 @@
  * @module
  */
 import { uiText, type Lang } from '../config/ui-text.js';
-import { readManifest } from '../runtime/manifest.js';
+import type { RunRecords } from '../runtime/run-records.js';
 
 /**
- * The one line to stop with when the manifest's last row is a run-budget stop and `budgetUsd` does not
- * raise that cap; null when the run may go on.
+ * The one line to stop with when the run's last manifest row is a run-budget stop and `budgetUsd` does not
+ * raise that cap; null when the run may go on. The rows are read from where the run's records live (the
+ * server's for a run on PostgreSQL, which has no `manifest.json`).
  */
-export function spentBudgetLine(runDir: string, budgetUsd: number | null, lang: Lang): string | null {
-  const last = readManifest(runDir).at(-1);
+export async function spentBudgetLine(
+  records: Pick<RunRecords, 'readRows'>,
+  budgetUsd: number | null,
+  lang: Lang,
+): Promise<string | null> {
+  const last = (await records.readRows()).at(-1);
   const stop = last?.budget_stop;
   if (stop === undefined || stop.scope !== 'run') return null;
   if (budgetUsd !== null && budgetUsd > stop.cap_usd) return null;

@@ -114,7 +114,12 @@ export async function commandRuntime(
     ...(opened === null ? {} : { store: opened.sessions, records: runRecordsFor(runDir, opened.server) }),
   });
   // The run stopped at its budget last time: nothing starts until the budget is raised.
-  const spent = spentBudgetLine(runtime.runDir, runtime.budgetUsd, config.lang);
+  const spent = await spentBudgetLine(runtime.records, runtime.budgetUsd, config.lang).catch(
+    async (error: unknown) => {
+      await runtime.close();
+      throw error;
+    },
+  );
   if (spent !== null) {
     await runtime.close();
     throw new FlowerError('BUDGET_EXHAUSTED', spent);

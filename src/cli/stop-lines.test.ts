@@ -1,11 +1,23 @@
 import { describe, expect, test } from 'vitest';
-import { closingLine, continueLine, resumeOnceWords } from './stop-lines.js';
+import { closingLine, continueLine, recordsPlace, resumeOnceWords } from './stop-lines.js';
 
 describe('stop lines', () => {
   test('the closing line has the cost, the manifest and the elapsed time', () => {
-    expect(closingLine(0.01234, '/w/runs/manifest.json', 83, 'en')).toBe(
+    expect(closingLine(0.01234, { kind: 'file', path: '/w/runs/manifest.json' }, 83, 'en')).toBe(
       'Total cost $0.0123 · manifest /w/runs/manifest.json · 1:23',
     );
+  });
+
+  test('a run on PostgreSQL names its records on the server, never a manifest file', () => {
+    const runtime = {
+      manifestPath: '/w/runs/manifest.json',
+      records: { kind: 'postgres' as const, location: 'postgres://flower:***@db:5432/runs run app' },
+    };
+    expect(closingLine(0.5, recordsPlace(runtime), 61, 'en')).toBe(
+      'Total cost $0.5000 · records in postgres://flower:***@db:5432/runs run app · 1:01',
+    );
+    const files = { ...runtime, records: { kind: 'file' as const, location: '/w/runs' } };
+    expect(recordsPlace(files)).toEqual({ kind: 'file', path: '/w/runs/manifest.json' });
   });
 
   test('the continue line is the command as typed, quoted for a shell', () => {

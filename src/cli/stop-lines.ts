@@ -7,11 +7,39 @@
  */
 import { uiText, type Lang } from '../config/ui-text.js';
 import { formatElapsed } from '../render/format-numbers.js';
+import type { RunRecords } from '../runtime/run-records.js';
 import { shellWords } from './shell-words.js';
 
+/**
+ * Where a run's records are, as its last lines name them: `manifest.json` in the run directory, or the
+ * server's records (redacted location and run name) for a run on PostgreSQL, which has no manifest file.
+ */
+export interface RecordsPlace {
+  /** `file`: `path` is the manifest file; `postgres`: `path` is the redacted location and the run's name. */
+  kind: RunRecords['kind'];
+  /** Safe to print. */
+  path: string;
+}
+
+/** The place of a runtime's records: its manifest file, or its records on a server. */
+export function recordsPlace(runtime: {
+  readonly manifestPath: string;
+  readonly records: Pick<RunRecords, 'kind' | 'location'>;
+}): RecordsPlace {
+  return runtime.records.kind === 'file'
+    ? { kind: 'file', path: runtime.manifestPath }
+    : { kind: runtime.records.kind, path: runtime.records.location };
+}
+
+/** `Total cost $0.0123 · manifest <path>` (or `· records in <server>` for a run on PostgreSQL). */
+export function closingText(costUsd: number, place: RecordsPlace, lang: Lang): string {
+  const vars = { c: costUsd.toFixed(4), path: place.path };
+  return uiText(place.kind === 'file' ? 'close' : 'close.server', vars, lang);
+}
+
 /** The closing line: `Total cost $0.0123 · manifest <path> · 1:23`, as at the end of every run. */
-export function closingLine(costUsd: number, manifestPath: string, elapsedS: number, lang: Lang): string {
-  return `${uiText('close', { c: costUsd.toFixed(4), path: manifestPath }, lang)} · ${formatElapsed(elapsedS)}`;
+export function closingLine(costUsd: number, place: RecordsPlace, elapsedS: number, lang: Lang): string {
+  return `${closingText(costUsd, place, lang)} · ${formatElapsed(elapsedS)}`;
 }
 
 /** How a signal reads to a person: Ctrl-C for SIGINT, the signal's name otherwise. */

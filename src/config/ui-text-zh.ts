@@ -157,6 +157,7 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'verdict.aborted':
     '判定认为目标无法达成({reason}),没人决定怎么办,所以剩下的轮次没有花。先看 {goal} 里的目标和 {manifest} 里的运行记录,再重新跑。',
   close: '总费用 ${c} · 运行清单 {path}',
+  'close.server': '总费用 ${c} · 运行记录在 {path}',
   'close.incomplete': '记录不完整:上面有 {n} 处失败',
   'warn.recordFailed': '! 没能记录:{e}',
   'err.recordIncomplete':

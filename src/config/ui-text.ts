@@ -186,6 +186,7 @@ export const EN_CATALOG = {
   'verdict.aborted':
     'The judge found the goal unreachable ({reason}) and nobody decided what to do, so the remaining rounds were not spent. Check the goal in {goal} and the run in {manifest}, then run again.',
   close: 'Total cost ${c} · manifest {path}',
+  'close.server': 'Total cost ${c} · records in {path}',
   'close.incomplete': 'record incomplete: {n} {n:failure|failures} above',
   'warn.recordFailed': '! Not recorded: {e}',
   'err.recordIncomplete':

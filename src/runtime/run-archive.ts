@@ -38,8 +38,10 @@ import { SqliteSessionStore } from '../session/sqlite-session-store.js';
 import type { TranscriptSnapshotSource } from '../session/transcript-snapshot.js';
 import { CredentialScanner, type CredentialFinding } from './credential-scan.js';
 import { EVENT_LOG_FILE } from './event-log.js';
+import { importToServer } from './import-to-server.js';
 import { LINEAGE_FILE, Lineage } from './lineage.js';
 import { MANIFEST_FILE } from './manifest.js';
+import type { RunStoreServer } from './run-stores.js';
 
 /** The description file at the root of every archive. */
 export const ARCHIVE_DESCRIPTION = 'flower-run.json';
@@ -49,6 +51,8 @@ export const SESSIONS_FILE = 'sessions.db';
 const RUN_FILES = [MANIFEST_FILE, LINEAGE_FILE, EVENT_LOG_FILE];
 /** The workspace files the bequest is written into. */
 const BEQUEST_FILES = ['CLAUDE.md', 'AGENTS.md'];
+/** What a server keeps instead of the run directory, as paths in the archive. */
+const SERVER_KEPT = new Set([SESSIONS_FILE, MANIFEST_FILE, LINEAGE_FILE].map((name) => `run/${name}`));
 const ARCHIVE_FORMAT = 'flower-run';
 const ARCHIVE_VERSION = 1;
 
@@ -266,6 +270,11 @@ export interface ImportOptions {
   workspace: string;
   /** The run directory; default `<workspace>/runs`. */
   runDir?: string;
+  /**
+   * A PostgreSQL store to place the transcripts and records in (`--store`, `FLOWER_STORE`) instead of the
+   * run directory's `sessions.db`, `manifest.json` and `lineage.json`; null or absent for those files.
+   */
+  server?: RunStoreServer | null;
 }
 
 /** What an import did. */
@@ -277,6 +286,8 @@ export interface ImportSummary {
   toProjectKey: string;
   /** The session ids the lineage resumes, by step. */
   steps: Record<string, string>;
+  /** With a server: where the transcripts and records went (redacted location and run name); else null. */
+  server: string | null;
 }
 
 /**
@@ -305,7 +316,11 @@ export async function importRun(options: ImportOptions): Promise<ImportSummary> 
       throw notAnArchive(archive, error);
     }
     const description = readDescription(stage, archive);
-    const moves = destinations(stage, description, { workspace: realWorkspace, runDir });
+    const server = options.server ?? null;
+    const moves = destinations(stage, description, { workspace: realWorkspace, runDir }).filter(
+      // With a server the transcripts and records go there; the run directory keeps only the event log.
+      (move) => server === null || !SERVER_KEPT.has(relative(stage, move.from).split(sep).join('/')),
+    );
     const taken = moves.filter((move) => existsSync(move.to)).map((move) => move.to);
     if (taken.length > 0) {
       throw new FlowerError(
@@ -313,9 +328,23 @@ export async function importRun(options: ImportOptions): Promise<ImportSummary> 
         `Not imported: ${taken.join(', ')} already exist${taken.length === 1 ? 's' : ''}; import into an empty folder (-w DIR). Nothing was changed.`,
       );
     }
+    // The server first: a server that refuses (it holds this run already) leaves the folders untouched.
+    const placed =
+      server === null
+        ? null
+        : await importToServer(
+            join(stage, 'run'),
+            description.project_key,
+            { workspace: realWorkspace, runDir },
+            server,
+          );
     for (const move of moves) {
       mkdirSync(dirname(move.to), { recursive: true });
       renameSync(move.from, move.to);
+    }
+    if (placed !== null) {
+      const { location, ...summary } = placed;
+      return { workspace: realWorkspace, runDir, ...summary, server: location };
     }
     return rekeyImported(description, { workspace: realWorkspace, runDir });
   } finally {
@@ -399,6 +428,7 @@ function rekeyImported(
       fromProjectKey: description.project_key,
       toProjectKey,
       steps: { ...lineage.steps },
+      server: null,
     };
   } finally {
     store?.close();

@@ -52,10 +52,14 @@ export function readCostTranscripts(path: string): CostTranscript[] {
  */
 export function runCostBreakdown(
   runDir: string,
-  options: CostBreakdownOptions & { rows?: readonly ManifestRow[] } = {},
+  options: CostBreakdownOptions & {
+    rows?: readonly ManifestRow[];
+    /** The transcripts read from where they live (a PostgreSQL store) instead of `sessions.db`. */
+    transcripts?: readonly CostTranscript[];
+  } = {},
 ): CostBreakdown | null {
   const path = join(runDir, SESSIONS_FILE);
-  if (!existsSync(path)) return null;
+  if (options.transcripts === undefined && !existsSync(path)) return null;
   try {
     // The rows from where the run's records live (PostgreSQL), else manifest.json.
     const steps = (options.rows ?? readManifest(runDir)).map((row) => ({
@@ -65,7 +69,7 @@ export function runCostBreakdown(
         ...(typeof row.session_id === 'string' ? [row.session_id] : []),
       ],
     }));
-    return costBreakdown(readCostTranscripts(path), steps, options);
+    return costBreakdown(options.transcripts ?? readCostTranscripts(path), steps, options);
   } catch {
     return null;
   }

@@ -8,10 +8,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { foldSessionSummary } from '../agent/claude-sdk.js';
+import { foldSessionSummary, type SessionSummaryEntry } from '../agent/claude-sdk.js';
+import type { JsonFileState } from '../internal/locked-json-file.js';
 import { isRecord } from '../internal/is-record.js';
 import { isToolUse, type Entry } from '../session/entry-content.js';
 import { REPAIRED_FROM_FIELD } from '../session/repair-transcript.js';
+import type { JournalCallRow } from '../session/pg-journal-rows.js';
 import { openSqlite } from '../session/sqlite-driver.js';
 import { SqliteSessionStore } from '../session/sqlite-session-store.js';
 import { checkTranscript, type Severity } from '../session/transcript-checks.js';
@@ -62,12 +64,46 @@ interface Stored {
 
 const NONE = { sessionId: null, subpath: null, index: null, uuid: null };
 
-/** Examines `runDir`; never writes to it. */
-export async function runDoctor(runDir: string): Promise<DoctorReport> {
+/**
+ * A run whose transcripts, tool journal and records live on a PostgreSQL server, read there first (the
+ * doctor's checks are synchronous): what {@link runDoctor} checks instead of the run directory's
+ * `sessions.db`, `manifest.json` and `lineage.json` (docs/decisions.md D452).
+ */
+export interface DoctorServerRun {
+  /** Where the records are, safe to print (the redacted location and the run's name). */
+  location: string;
+  /** The transcripts as stored, main and subagent. */
+  transcripts: ReadonlyArray<{
+    projectKey: string;
+    sessionId: string;
+    subpath: string | null;
+    entries: Entry[];
+  }>;
+  /** The stored summaries of the main transcripts, by session id. */
+  summaries: ReadonlyMap<string, SessionSummaryEntry>;
+  /** The journalled calls of those sessions. */
+  journal: readonly JournalCallRow[];
+  /** The manifest rows (the server's records). */
+  rows: readonly ManifestRow[];
+  /** The lineage document as stored. */
+  lineage: JsonFileState;
+}
+
+/** Examines `runDir` (with `server`: the run's transcripts and records there); never writes anything. */
+export async function runDoctor(
+  runDir: string,
+  server: DoctorServerRun | null = null,
+): Promise<DoctorReport> {
   const findings: DoctorFinding[] = [];
   const path = join(runDir, SESSIONS_FILE);
   const transcripts: Stored[] = [];
-  if (!existsSync(path)) {
+  if (server !== null) {
+    for (const transcript of server.transcripts) {
+      transcripts.push({ ...transcript });
+      const summary = transcript.subpath === null ? server.summaries.get(transcript.sessionId) : undefined;
+      if (summary !== undefined) checkSummary(transcript, summary, findings);
+    }
+  } else if (!existsSync(path)) {
     findings.push({
       area: 'store',
       rule: 'no-session-store',
@@ -126,25 +162,34 @@ export async function runDoctor(runDir: string): Promise<DoctorReport> {
     });
   }
   const sessions = new Set(transcripts.filter((item) => item.subpath === null).map((item) => item.sessionId));
-  if (existsSync(path)) checkJournal(path, transcripts, findings);
-  const workspace = workspaceOf(runDir);
+  if (server !== null) checkJournalRows(server.journal, transcripts, findings);
+  else if (existsSync(path)) checkJournal(path, transcripts, findings);
+  const lineage = server === null ? lineageFile(join(runDir, LINEAGE_FILE)) : server.lineage;
+  const workspace = workspaceOf(runDir, lineage);
   findings.push(...checkSpillPointers(transcripts, workspace), ...checkWorkbenchIndexes(runDir, workspace));
-  const retired = checkManifest(runDir, sessions, findings);
-  checkLineage(runDir, sessions, retired, findings);
+  const retired = checkManifest(runDir, sessions, findings, server?.rows ?? null);
+  checkLineage(runDir, sessions, retired, findings, lineage, server?.location ?? null);
   checkProcesses(runDir, findings);
   return { runDir, transcripts: transcripts.length, findings };
 }
 
 /** The run's workspace: the one its lineage records, else the folder holding the run directory. */
-function workspaceOf(runDir: string): string {
-  try {
-    const value: unknown = JSON.parse(readFileSync(join(runDir, LINEAGE_FILE), 'utf8'));
-    const recorded = isRecord(value) ? value['workspace'] : undefined;
-    if (typeof recorded === 'string' && recorded !== '' && existsSync(recorded)) return recorded;
-  } catch {
-    // No lineage, or one the lineage check reports: the default layout is `<workspace>/runs`.
-  }
+function workspaceOf(runDir: string, lineage: JsonFileState): string {
+  // No lineage, or one the lineage check reports: the default layout is `<workspace>/runs`.
+  const recorded =
+    lineage.kind === 'parsed' && isRecord(lineage.value) ? lineage.value['workspace'] : undefined;
+  if (typeof recorded === 'string' && recorded !== '' && existsSync(recorded)) return recorded;
   return dirname(resolve(runDir));
+}
+
+/** `lineage.json` as read: missing, parsed, or unreadable with the reason. */
+function lineageFile(file: string): JsonFileState {
+  if (!existsSync(file)) return { kind: 'missing' };
+  try {
+    return { kind: 'parsed', value: JSON.parse(readFileSync(file, 'utf8')) as unknown };
+  } catch (error) {
+    return { kind: 'unreadable', reason: message(error) };
+  }
 }
 
 /** Original session id → the id of the copy `flower doctor --fix` stored in its place. */
@@ -171,27 +216,34 @@ async function readTranscripts(
       const entries = (await store.load({ projectKey, sessionId })) ?? [];
       into.push({ projectKey, sessionId, subpath: null, entries });
       const summary = summaries.get(sessionId);
-      if (summary !== undefined) {
-        const refolded = foldSessionSummary(undefined, { projectKey, sessionId }, entries, {
-          mtime: summary.mtime,
-        });
-        if (JSON.stringify(sorted(refolded.data)) !== JSON.stringify(sorted(summary.data))) {
-          findings.push({
-            area: 'summary',
-            rule: 'summary-disagrees',
-            severity: 'warning',
-            ...NONE,
-            sessionId,
-            detail: 'the stored summary is not what folding the stored transcript gives',
-          });
-        }
-      }
+      if (summary !== undefined) checkSummary({ projectKey, sessionId, entries }, summary, findings);
       for (const subpath of await store.listSubkeys({ projectKey, sessionId })) {
         const sub = (await store.load({ projectKey, sessionId, subpath })) ?? [];
         into.push({ projectKey, sessionId, subpath, entries: sub });
       }
     }
   }
+}
+
+/** A stored summary that is not what folding its stored transcript gives. */
+function checkSummary(
+  transcript: { projectKey: string; sessionId: string; entries: Entry[] },
+  summary: SessionSummaryEntry,
+  findings: DoctorFinding[],
+): void {
+  const { projectKey, sessionId } = transcript;
+  const refolded = foldSessionSummary(undefined, { projectKey, sessionId }, transcript.entries, {
+    mtime: summary.mtime,
+  });
+  if (JSON.stringify(sorted(refolded.data)) === JSON.stringify(sorted(summary.data))) return;
+  findings.push({
+    area: 'summary',
+    rule: 'summary-disagrees',
+    severity: 'warning',
+    ...NONE,
+    sessionId,
+    detail: 'the stored summary is not what folding the stored transcript gives',
+  });
 }
 
 /** Journalled calls whose `tool_use` no transcript of their session holds (recovered on load). */
@@ -202,17 +254,6 @@ function checkJournal(path: string, transcripts: readonly Stored[], findings: Do
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'tool_calls'",
     );
     if (table.all().length === 0) return;
-    const uses = new Map<string, Set<string>>();
-    for (const transcript of transcripts) {
-      const ids = uses.get(transcript.sessionId) ?? new Set<string>();
-      for (const entry of transcript.entries) {
-        const content = (entry['message'] as { content?: unknown } | undefined)?.content;
-        if (!Array.isArray(content)) continue;
-        for (const block of content as Array<Record<string, unknown>>)
-          if (isToolUse(block)) ids.add(block.id);
-      }
-      uses.set(transcript.sessionId, ids);
-    }
     const rows = connection
       .prepare('SELECT session_id, tool_use_id, tool_name FROM tool_calls')
       .all() as Array<{
@@ -220,19 +261,43 @@ function checkJournal(path: string, transcripts: readonly Stored[], findings: Do
       tool_use_id: string;
       tool_name: string;
     }>;
-    for (const row of rows) {
-      if (uses.get(row.session_id)?.has(row.tool_use_id) === true) continue;
-      findings.push({
-        area: 'journal',
-        rule: 'journal-call-not-in-transcript',
-        severity: 'warning',
-        ...NONE,
-        sessionId: row.session_id,
-        detail: `${row.tool_name} call ${row.tool_use_id} was started but its transcript does not hold it`,
-      });
-    }
+    const calls = rows.map((row) => ({
+      sessionId: row.session_id,
+      toolUseId: row.tool_use_id,
+      toolName: row.tool_name,
+    }));
+    checkJournalRows(calls, transcripts, findings);
   } finally {
     connection.close();
+  }
+}
+
+/** {@link checkJournal} on rows read already (a server's journal). */
+function checkJournalRows(
+  rows: readonly JournalCallRow[],
+  transcripts: readonly Stored[],
+  findings: DoctorFinding[],
+): void {
+  const uses = new Map<string, Set<string>>();
+  for (const transcript of transcripts) {
+    const ids = uses.get(transcript.sessionId) ?? new Set<string>();
+    for (const entry of transcript.entries) {
+      const content = (entry['message'] as { content?: unknown } | undefined)?.content;
+      if (!Array.isArray(content)) continue;
+      for (const block of content as Array<Record<string, unknown>>) if (isToolUse(block)) ids.add(block.id);
+    }
+    uses.set(transcript.sessionId, ids);
+  }
+  for (const row of rows) {
+    if (uses.get(row.sessionId)?.has(row.toolUseId) === true) continue;
+    findings.push({
+      area: 'journal',
+      rule: 'journal-call-not-in-transcript',
+      severity: 'warning',
+      ...NONE,
+      sessionId: row.sessionId,
+      detail: `${row.toolName} call ${row.toolUseId} was started but its transcript does not hold it`,
+    });
   }
 }
 
@@ -241,27 +306,13 @@ function checkManifest(
   runDir: string,
   sessions: ReadonlySet<string>,
   findings: DoctorFinding[],
+  stored: readonly ManifestRow[] | null,
 ): Map<string, string> {
   const retired = new Map<string, string>();
   const file = join(runDir, MANIFEST_FILE);
-  if (!existsSync(file)) return retired;
-  let rows: ManifestRow[];
-  try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (!Array.isArray(value) || !value.every((row) => isRecord(row) && typeof row['step'] === 'string')) {
-      throw new Error('not a list of step rows');
-    }
-    rows = value as ManifestRow[];
-  } catch (error) {
-    findings.push({
-      area: 'manifest',
-      rule: 'manifest-invalid',
-      severity: 'error',
-      ...NONE,
-      detail: `${file}: ${message(error)}`,
-    });
-    return retired;
-  }
+  // A server's rows were parsed as they were read (one that does not parse is left out there).
+  const rows = stored ?? manifestRows(file, findings);
+  if (rows === null) return retired;
   const stepOf = new Map<string, string>();
   const withRow = new Set<string>();
   for (const row of rows) {
@@ -296,17 +347,41 @@ function checkManifest(
   return retired;
 }
 
+/** The rows of `manifest.json`; null when there is none, or it is not a list of rows (reported). */
+function manifestRows(file: string, findings: DoctorFinding[]): ManifestRow[] | null {
+  if (!existsSync(file)) return null;
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (!Array.isArray(value) || !value.every((row) => isRecord(row) && typeof row['step'] === 'string')) {
+      throw new Error('not a list of step rows');
+    }
+    return value as ManifestRow[];
+  } catch (error) {
+    findings.push({
+      area: 'manifest',
+      rule: 'manifest-invalid',
+      severity: 'error',
+      ...NONE,
+      detail: `${file}: ${message(error)}`,
+    });
+    return null;
+  }
+}
+
 function checkLineage(
   runDir: string,
   sessions: ReadonlySet<string>,
   retired: ReadonlyMap<string, string>,
   findings: DoctorFinding[],
+  lineage: JsonFileState,
+  place: string | null,
 ): void {
-  const file = join(runDir, LINEAGE_FILE);
-  if (!existsSync(file)) return;
+  const file = place ?? join(runDir, LINEAGE_FILE);
+  if (lineage.kind === 'missing') return;
   let steps: Record<string, unknown>;
   try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (lineage.kind === 'unreadable') throw new Error(lineage.reason);
+    const value = lineage.value;
     if (!isRecord(value) || !isRecord(value['steps'])) throw new Error('no "steps" object');
     steps = value['steps'];
   } catch (error) {

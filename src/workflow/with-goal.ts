@@ -215,7 +215,13 @@ async function unreachable(
     }
     case 'unanswered': {
       const rt = ctx._runtime;
-      const manifest = rt?.runDir === undefined ? MANIFEST_FILE : join(rt.runDir, MANIFEST_FILE);
+      // A run on PostgreSQL has no manifest file: its rows are named by where they are on the server.
+      const manifest =
+        rt?.records !== undefined && rt.records.kind !== 'file'
+          ? rt.records.location
+          : rt?.runDir === undefined
+            ? MANIFEST_FILE
+            : join(rt.runDir, MANIFEST_FILE);
       const text = uiText(
         'verdict.aborted',
         { reason: verdict.reason || '-', goal: guard.goalPath, manifest },

@@ -17,7 +17,7 @@ import { errorMessage } from '../../internal/error-text.js';
 import { renderWidth } from '../../render/display-width.js';
 import { useColor } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
-import { readCommandRecords } from '../command-stores.js';
+import { readCommandRun } from '../command-stores.js';
 import type { AnalyzeOptions, GlobalOptions } from '../program.js';
 
 /** Runs `flower analyze`; returns the exit code (0; 1 when there is no run or the report cannot be written). */
@@ -29,13 +29,16 @@ export async function analyzeCommand(
 ): Promise<number> {
   const { io } = context;
   const directory = locate(runDir, globals, io.cwd);
-  // A run on a server keeps its steps there; its transcripts are still read from `sessions.db` only.
-  const records = await readCommandRecords(loadConfig({ env: io.env, cwd: io.cwd }), globals, {
+  // A run on a server keeps its steps, lineage and transcripts there, not in the run directory.
+  const read = await readCommandRun(loadConfig({ env: io.env, cwd: io.cwd }), globals, {
     // The workspace names the run on the server unless `?run=`/`FLOWER_RUN` does: `-w`, else the run's parent.
     workspace: runDir === undefined ? resolve(io.cwd, globals.workspace) : dirname(directory),
     runDir: directory,
   });
-  const analysis = analyzeRun(directory, records === undefined ? {} : { records });
+  const analysis = analyzeRun(
+    directory,
+    read === undefined ? {} : { records: read.records, transcripts: read.transcripts.transcripts },
+  );
   if (options.html !== undefined) {
     const target = resolve(io.cwd, options.html);
     try {

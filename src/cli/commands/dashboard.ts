@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { analysisHtml } from '../../analyze/analysis-html.js';
 import { analyzeRun } from '../../analyze/analyze-run.js';
 import { loadConfig, type FlowerConfig } from '../../config/load-config.js';
@@ -19,12 +19,23 @@ import { Goal } from '../../roles/goal.js';
 import { eventLogPath } from '../../runtime/event-log.js';
 import type { CostBreakdown } from '../../runtime/cost-breakdown.js';
 import { runCostBreakdown } from '../../runtime/run-cost.js';
-import { readRunRecords, type RunRecords, type RunRecordsSnapshot } from '../../runtime/run-records.js';
+import {
+  readRunRecords,
+  runRecordsFor,
+  type RunRecords,
+  type RunRecordsSnapshot,
+} from '../../runtime/run-records.js';
+import type { RunStoreServer } from '../../runtime/run-stores.js';
+import {
+  readServerTranscripts,
+  runProjectKeys,
+  type StoredTranscript,
+} from '../../runtime/server-transcripts.js';
 import { stepRole } from '../../analyze/step-role.js';
 import { askOracle } from '../../workflow/ask-oracle.js';
 import type { Workbench } from '../../workbench/workbench.js';
 import type { CommandContext } from '../command-context.js';
-import { openCommandRecords } from '../command-stores.js';
+import { commandServer } from '../command-stores.js';
 import type { GlobalOptions } from '../program.js';
 import { SIGINT_EXIT_CODE } from '../signals.js';
 import { locateRun } from './status.js';
@@ -52,10 +63,37 @@ export interface DashboardRun {
    * spenders read the manifest rows and the lineage from there, each time the page asks.
    */
   records?: RunRecords;
+  /**
+   * The PostgreSQL server the run's transcripts live on, when they are not in `sessions.db`: the spenders
+   * and the report read them there each time the page asks (docs/decisions.md D453).
+   */
+  server?: RunStoreServer;
 }
 
-/** Starts the dashboard of `run` with the goal, the oracle and the report wired in. */
-export function openDashboard(run: DashboardRun, context: CommandContext): Promise<Dashboard> {
+/**
+ * Starts the dashboard of `run` with the goal, the oracle and the report wired in. Given a `server` and no
+ * `records`, it opens the run's records there itself and closes them with the dashboard.
+ */
+export async function openDashboard(run: DashboardRun, context: CommandContext): Promise<Dashboard> {
+  if (run.server === undefined || run.records !== undefined) return await serveDashboard(run, context);
+  const records = runRecordsFor(run.runDir, run.server);
+  let dashboard: Dashboard;
+  try {
+    dashboard = await serveDashboard({ ...run, records }, context);
+  } catch (error) {
+    await records.close();
+    throw error;
+  }
+  return {
+    ...dashboard,
+    close: async () => {
+      await dashboard.close();
+      await records.close();
+    },
+  };
+}
+
+function serveDashboard(run: DashboardRun, context: CommandContext): Promise<Dashboard> {
   const options: DashboardOptions = {
     runDir: run.runDir,
     token: runToken(run.runDir),
@@ -84,10 +122,13 @@ export function openDashboard(run: DashboardRun, context: CommandContext): Promi
       // Records that cannot be read now (a server away) show no spenders rather than failing the page.
       const snapshot = await snapshotOf(run).catch(() => undefined);
       if (snapshot === undefined) return null;
+      const transcripts = await transcriptsOf(run, snapshot).catch(() => undefined);
+      if (transcripts === undefined) return null;
       return topSpenders(
         runCostBreakdown(run.runDir, {
           roleOf: stepRole,
           ...(snapshot === null ? {} : { rows: snapshot.rows }),
+          ...(transcripts === null ? {} : { transcripts }),
         }),
       );
     },
@@ -95,10 +136,12 @@ export function openDashboard(run: DashboardRun, context: CommandContext): Promi
     report: async () => {
       try {
         const snapshot = await snapshotOf(run);
+        const transcripts = await transcriptsOf(run, snapshot);
         return analysisHtml(
           analyzeRun(run.runDir, {
             workspace: run.workspace,
             ...(snapshot === null ? {} : { records: snapshot }),
+            ...(transcripts === null ? {} : { transcripts }),
           }),
         );
       } catch {
@@ -113,6 +156,20 @@ export function openDashboard(run: DashboardRun, context: CommandContext): Promi
 /** The run's records read now, when they live elsewhere than its directory's files; else null. */
 async function snapshotOf(run: DashboardRun): Promise<RunRecordsSnapshot | null> {
   return run.records === undefined || run.records.kind === 'file' ? null : await readRunRecords(run.records);
+}
+
+/** The run's transcripts read now from its server, or null when they are in `sessions.db`. */
+async function transcriptsOf(
+  run: DashboardRun,
+  snapshot: RunRecordsSnapshot | null,
+): Promise<StoredTranscript[] | null> {
+  if (run.server === undefined) return null;
+  const keys = runProjectKeys(realOrGiven(run.workspace), snapshot?.lineage ?? null);
+  return (await readServerTranscripts(run.server, keys)).transcripts;
+}
+
+function realOrGiven(path: string): string {
+  return existsSync(path) ? realpathSync(path) : path;
 }
 
 /** How many spenders the page lists. */
@@ -165,7 +222,8 @@ export async function dashboardCommand(
   }
   const config = loadConfig({ env: io.env, cwd: io.cwd });
   // A run on a server (`--store`, `FLOWER_STORE`): its steps and lineage are read there while the page lasts.
-  const records = await openCommandRecords(config, globals, { workspace, runDir });
+  const server = await commandServer(config, globals, { workspace, runDir });
+  const records = server === null ? null : runRecordsFor(runDir, server);
   let dashboard: Dashboard;
   try {
     dashboard = await openDashboard(
@@ -173,6 +231,7 @@ export async function dashboardCommand(
         workspace,
         runDir,
         ...(records === null ? {} : { records }),
+        ...(server === null ? {} : { server }),
         workbench: () => existingWorkbench(workspace, runDir, globals.workbench === true),
         config,
         budgetUsd: options.budget ?? null,

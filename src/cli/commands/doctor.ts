@@ -8,11 +8,21 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { renderWidth } from '../../render/display-width.js';
 import { wrapText } from '../../render/wrap-text.js';
 import { fixRun, type FixReport } from '../../runtime/doctor-fix.js';
-import { runDoctor, type DoctorFinding, type FindingSeverity } from '../../runtime/run-doctor.js';
+import {
+  runDoctor,
+  type DoctorFinding,
+  type DoctorReport,
+  type FindingSeverity,
+} from '../../runtime/run-doctor.js';
+import { loadConfig, type FlowerConfig } from '../../config/load-config.js';
+import { storeKindOf } from '../../runtime/run-stores.js';
+import { readPgJournalRows } from '../../session/pg-journal-rows.js';
+import { redactPgLocation } from '../../session/pg-location.js';
+import { commandStoreLocation, readCommandRun } from '../command-stores.js';
 import type { OutputStream } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
 import { adviceFor } from '../doctor-advice.js';
@@ -35,6 +45,18 @@ export async function doctorCommand(
 ): Promise<number> {
   const { io } = context;
   const directory = locate(runDir, globals, io.cwd);
+  const config = loadConfig({ env: io.env, cwd: io.cwd });
+  if (storeKindOf(commandStoreLocation(config, globals), directory) === 'postgres') {
+    if (options.fix === true) {
+      // The repairs write through the SQLite store and `lineage.json`; a server's run is not changed.
+      io.stderr.write(
+        `Not fixed: --fix writes its repaired copies only into a run directory's sessions.db, and this run is on ${redactPgLocation(commandStoreLocation(config, globals) ?? '')}. ` +
+          'Nothing was changed. Run flower doctor --store … without --fix to see what is wrong.\n',
+      );
+      return 1;
+    }
+    return printReport(await serverDoctor(config, globals, runDir, directory, io.cwd), options, io);
+  }
   if (!RUN_FILES.some((file) => existsSync(join(directory, file)))) {
     io.stderr.write(`No run in ${directory}. Give the run directory (or its workspace) as the argument.\n`);
     return 1;
@@ -52,6 +74,44 @@ export async function doctorCommand(
     fix = await fixRun(directory, report);
     report = await runDoctor(directory);
   }
+  return printReport({ report, fix }, options, io);
+}
+
+/**
+ * The doctor's report of a run on a PostgreSQL server (`--store`, `FLOWER_STORE`): its transcripts, tool
+ * journal, manifest rows and lineage read there; the run directory's own files (processes, spills) here.
+ */
+async function serverDoctor(
+  config: FlowerConfig,
+  globals: GlobalOptions,
+  runDir: string | undefined,
+  directory: string,
+  cwd: string,
+): Promise<{ report: DoctorReport; fix: null }> {
+  // The workspace names the run on the server unless `?run=`/`FLOWER_RUN` does: `-w`, else the run's parent.
+  const workspace = runDir === undefined ? resolve(cwd, globals.workspace) : dirname(directory);
+  const read = (await readCommandRun(config, globals, { workspace, runDir: directory }))!;
+  const { transcripts, summaries } = read.transcripts;
+  const sessionIds = [...new Set(transcripts.map((transcript) => transcript.sessionId))];
+  const journal = await readPgJournalRows(read.server.location, read.server.schema, sessionIds);
+  const found = await runDoctor(directory, {
+    location: read.location,
+    transcripts,
+    summaries,
+    journal,
+    rows: read.records.rows,
+    lineage: read.lineage,
+  });
+  return { report: { ...found, runDir: read.location }, fix: null };
+}
+
+/** Prints `found` (as JSON with `--json`); the exit code: 1 when an error-level finding is there. */
+function printReport(
+  found: { report: DoctorReport; fix: FixReport | null },
+  options: DoctorOptions,
+  io: CommandContext['io'],
+): number {
+  const { report, fix } = found;
   const count = (severity: FindingSeverity): number =>
     report.findings.filter((finding) => finding.severity === severity).length;
   const counts = { error: count('error'), warning: count('warning'), info: count('info') };

@@ -126,6 +126,8 @@ export async function goCommand(
             workspace,
             runDir: directory,
             workbench: () => workbench,
+            // A run on a server: the page reads its records and transcripts there (docs/decisions.md D453).
+            ...(server === null ? {} : { server }),
             config,
             budgetUsd: options.budget ?? null,
             ...(options.dashboardPort === undefined ? {} : { port: options.dashboardPort }),

@@ -21,7 +21,7 @@ import { incompleteNote, RecordedFailures } from '../recorded-failures.js';
 import type { GlobalOptions, OnceOptions } from '../program.js';
 import { watchInterruptKey } from '../interrupt-key-watch.js';
 import { guardRunSignals } from '../interrupt-keys.js';
-import { closingLine, continueLine, resumeOnceWords } from '../stop-lines.js';
+import { closingLine, closingText, continueLine, recordsPlace, resumeOnceWords } from '../stop-lines.js';
 import { jsonEventSink } from '../json-events.js';
 
 /** The step name of every `once` run (docs/cli.md). */
@@ -73,7 +73,7 @@ export async function onceCommand(
   const farewell = (signal: NodeJS.Signals): void => {
     renderer.print('');
     const elapsedS = (now() - started) / 1000;
-    renderer.print(closingLine(runtime.totalCost(), runtime.manifestPath, elapsedS, config.lang), 'dim');
+    renderer.print(closingLine(runtime.totalCost(), recordsPlace(runtime), elapsedS, config.lang), 'dim');
     const sessionId = runtime.results.at(-1)?.sessionId ?? null;
     const words = context.argv === undefined ? undefined : resumeOnceWords(context.argv, sessionId);
     renderer.print(continueLine(signal, words, config.lang), 'yellow');
@@ -124,14 +124,14 @@ export async function onceCommand(
   const elapsed = formatElapsed((now() - started) / 1000);
   renderer.print('');
   renderer.print(
-    `${uiText('close', { c: runtime.totalCost().toFixed(4), path: runtime.manifestPath }, config.lang)} · ${elapsed}${incompleteNote(failures, config.lang)}`,
+    `${closingText(runtime.totalCost(), recordsPlace(runtime), config.lang)} · ${elapsed}${incompleteNote(failures, config.lang)}`,
     failures.count === 0 ? 'dim' : 'yellow',
   );
   // A rejected key ends the session before it did anything worth continuing: the way on is `flower setup`.
   if (result.sessionId !== null && !(!result.ok && classifyFailure(failureText(result)) === 'credentials'))
     renderer.print(uiText('once.resume', { id: result.sessionId }, config.lang), 'dim');
   if (result.ok && failures.count > 0) {
-    const vars = { n: failures.count, path: runtime.manifestPath };
+    const vars = { n: failures.count, path: recordsPlace(runtime).path };
     renderer.print(uiText('err.recordIncomplete', vars, config.lang), 'red');
     renderer.close();
     return 1;
