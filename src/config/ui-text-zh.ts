@@ -67,6 +67,8 @@ export const ZH_CATALOG: Readonly<Record<CatalogKey, string>> = {
   'aside.asking': '(正在提问…)',
   'aside.noRun':
     '这里还没有记录过运行({path} 不存在)。先用 flower "…" 或 flower run <module>:<export> 开始一次运行,再从另一个终端提问。',
+  'aside.noServerRun':
+    '{path} 中没有记录过运行。先在那里用 flower --store … "…" 开始一次运行,或检查位置和运行名(?run=、FLOWER_RUN)。',
   'dashboard.noRun': '这里还没有记录过运行({path} 不存在)。先用 flower "…" 开始一次运行,再打开它的仪表板。',
   'dashboard.head': '{path} 的仪表板',
   'dashboard.read': '  查看:          {url}',

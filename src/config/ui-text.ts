@@ -83,6 +83,8 @@ export const EN_CATALOG = {
   'aside.asking': '(asking…)',
   'aside.noRun':
     'No run has been recorded here ({path} does not exist). Start one with flower "…" or flower run <module>:<export>, then ask from another terminal.',
+  'aside.noServerRun':
+    'No run is recorded in {path}. Start one there with flower --store … "…", or check the location and the run name (?run=, FLOWER_RUN).',
   'dashboard.noRun':
     'No run has been recorded here ({path} does not exist). Start one with flower "…", then open its dashboard.',
   'dashboard.head': 'Dashboard of {path}',

@@ -36,6 +36,23 @@ function systemAppend(backend: ScriptedBackend): string {
 }
 
 describe('askOracle', () => {
+  test('a run on a server: the answer stays in the aside folder, out of the run records there', async () => {
+    // No server listens on port 1: an oracle that took the run's store location would fail to open it.
+    const onServer = { env: { ...config.env, FLOWER_STORE: 'postgres://flower@127.0.0.1:1/runs?run=demo' } };
+    const backend = new ScriptedBackend([scriptedTurn('aside-1', 'It is fixing parse.ts.')]);
+    const answer = await askOracle('what is it doing?', {
+      workspace,
+      runDir,
+      recent,
+      backend,
+      config: onServer,
+    });
+
+    expect(answer).toMatchObject({ ok: true, text: 'It is fixing parse.ts.' });
+    expect(readManifest(join(runDir, 'aside')).map((row) => row.session_id)).toEqual(['aside-1']);
+    backend.assertComplete();
+  });
+
   test('answers on the aside runtime: the aside manifest gets the row, the main manifest does not', async () => {
     const main = new Runtime({
       workspace,

@@ -9,6 +9,7 @@
  */
 import { join } from 'node:path';
 import type { AgentBackend } from '../agent/agent-backend.js';
+import { loadConfig } from '../config/load-config.js';
 import { errorText } from '../internal/error-text.js';
 import { oracle } from '../roles/oracle.js';
 import { Runtime } from '../runtime/runtime.js';
@@ -82,6 +83,15 @@ export function oraclePrompt(
 }
 
 /**
+ * `config` without a store location: the oracle's rows and transcript stay in `<runDir>/aside` also when the
+ * run is on a server (`FLOWER_STORE`), where they would otherwise land among the run's own records under its
+ * run name — an answer to a side question is no step of the run.
+ */
+function localOnly(config: NonNullable<AskOracleOptions['config']>): NonNullable<AskOracleOptions['config']> {
+  return { ...config, env: { ...config.env, FLOWER_STORE: '' } };
+}
+
+/**
  * Answers `question` about the run in `runDir` with the oracle, on a separate runtime that is closed
  * afterwards. Never rejects: any failure (missing credentials, the API, an abort) is `ok: false` with one
  * line of text.
@@ -97,7 +107,7 @@ export async function askOracle(question: string, options: AskOracleOptions): Pr
       workbench: workbench ?? false,
       resilience: false,
       ...(options.backend === undefined ? {} : { backend: options.backend }),
-      ...(options.config === undefined ? {} : { config: options.config }),
+      config: localOnly(options.config ?? loadConfig()),
     });
   } catch (error) {
     return failure(error);

@@ -124,6 +124,55 @@ describe('the last lines of a run on PostgreSQL (e2e)', () => {
   });
 });
 
+describe('flower ask on a run on PostgreSQL (e2e)', () => {
+  test('from a host with no event log of the run, ask reads the steps on the server; the answer stays out of them', async () => {
+    const cli = await flowerCli(() => message([text('noted')]));
+    try {
+      const { scratch } = cli;
+      const location = await secretLocation('ask_reads');
+      const run = basename(scratch.workspace);
+      const first = await cli.run(['once', '--store', location, 'note this']);
+      expect(first.exitCode, first.stderr).toBe(0);
+
+      // Another host: its own run directory, which holds no event log of the run; the location from its
+      // configuration this time, as a team would set it.
+      const calls = cli.server.calls.length;
+      const asked = await cli.run(['-r', join(scratch.dir, 'host-b-runs'), 'ask', 'what happened?'], {
+        env: { FLOWER_STORE: location },
+      });
+      expect(asked.exitCode, asked.stderr).toBe(0);
+      expect(asked.stdout).toContain('noted');
+      const question = JSON.stringify(cli.server.calls.slice(calls).map((call) => call.body));
+      expect(question).toMatch(/\[step [^\]]+ · done\] noted/);
+      // The oracle's own row is in its aside folder, not among the run's rows on the server.
+      const records = serverRecords(location, run);
+      try {
+        expect((await records.readRows()).map((row) => row.step)).toEqual(['ad-hoc']);
+      } finally {
+        await records.close();
+      }
+      expect(asked.stderr).not.toContain(SECRET_PASSWORD);
+
+      // No run under that name on the server: one line, exit 1, nothing asked.
+      const before = cli.server.calls.length;
+      const none = await cli.run([
+        '-r',
+        join(scratch.dir, 'host-b-runs'),
+        'ask',
+        '--store',
+        `${location}?run=nothing-here`,
+        'what happened?',
+      ]);
+      expect(none.exitCode).toBe(1);
+      expect(none.stderr).toContain('No run is recorded in');
+      expect(none.stderr).not.toContain(SECRET_PASSWORD);
+      expect(cli.server.calls.length).toBe(before);
+    } finally {
+      await cli.close();
+    }
+  });
+});
+
 describe('analyze and doctor read a run on PostgreSQL there (e2e)', () => {
   test('analyze counts the transcripts on the server; doctor checks them, the journal, the rows and the lineage there', async () => {
     const cli = await flowerCli(() => message([text('noted')]));

@@ -16,9 +16,13 @@ import { askOracle } from '../../workflow/ask-oracle.js';
 import { RecentWindow, windowLine } from '../../human/recent-window.js';
 import { renderWidth } from '../../render/display-width.js';
 import { eventLogPath, eventLogStatus, readRecentEvents } from '../../runtime/event-log.js';
+import type { ManifestRow } from '../../runtime/manifest.js';
+import { readRunRecords } from '../../runtime/run-records.js';
+import { storeKindOf } from '../../runtime/run-stores.js';
 import { Workbench } from '../../workbench/workbench.js';
 import { workbenchPath } from '../../workbench/workbench-path.js';
 import type { CommandContext } from '../command-context.js';
+import { commandStoreLocation, openCommandRecords } from '../command-stores.js';
 import type { GlobalOptions } from '../program.js';
 import { answerLines, costLine, failLine } from '../side-question.js';
 import { startRunCommand } from '../start-run-command.js';
@@ -56,6 +60,22 @@ export function recentLines(runDir: string, size = ASK_WINDOW): string[] {
   return window.lines();
 }
 
+/**
+ * One window line per step of the run's records, its latest row's state and text (`[step work · running]
+ * …`): on a server the steps are there for every host, while the event log is only the driving host's.
+ */
+export function stepLines(rows: readonly ManifestRow[]): string[] {
+  const latest = new Map<string, ManifestRow>();
+  for (const row of rows) latest.set(row.step, row);
+  return [...latest.values()].map((row) => {
+    const state = row.ended_at === 0 ? 'running' : row.ok ? 'done' : 'failed';
+    const text = Array.from(row.text.replace(/\s*[\r\n]+\s*/g, ' ').trim())
+      .slice(0, 300)
+      .join('');
+    return `[step ${row.step} · ${state}] ${text}`.trimEnd();
+  });
+}
+
 /** Runs `flower ask`; resolves to the exit code. */
 export async function askCommand(
   question: string,
@@ -68,21 +88,38 @@ export async function askCommand(
   const workspace = resolve(io.cwd, globals.workspace);
   const runDir = globals.runDir === undefined ? join(workspace, 'runs') : resolve(io.cwd, globals.runDir);
   const status = eventLogStatus(runDir);
+  const loaded = loadConfig({ env: io.env, cwd: io.cwd });
+  // A run on a server may be driven from another host, with no event log here: its steps are on the server.
+  const onServer = storeKindOf(commandStoreLocation(loaded, globals), runDir) !== 'sqlite';
   // Before credentials and before anything is created: asking in the wrong folder costs nothing.
-  if (!status.exists) {
+  if (!status.exists && !onServer) {
     io.stderr.write(`${uiText('aside.noRun', { path: eventLogPath(runDir) }, lang)}\n`);
     return 1;
   }
 
-  const startup = await startRunCommand(loadConfig({ env: io.env, cwd: io.cwd }), globals, context);
+  const startup = await startRunCommand(loaded, globals, context);
   const config: FlowerConfig = startup.config;
   const { renderer } = startup;
-  if (!status.live) renderer.print(uiText('aside.ended', {}, config.lang), 'dim');
+  let steps: string[] = [];
+  const records = onServer ? await openCommandRecords(config, globals, { workspace, runDir }) : null;
+  if (records !== null) {
+    try {
+      steps = stepLines((await readRunRecords(records)).rows);
+    } finally {
+      await records.close();
+    }
+    if (steps.length === 0 && !status.exists) {
+      renderer.print(uiText('aside.noServerRun', { path: records.location }, config.lang), 'red');
+      renderer.close();
+      return 1;
+    }
+  }
+  if (status.exists && !status.live) renderer.print(uiText('aside.ended', {}, config.lang), 'dim');
 
   const answer = await askOracle(question, {
     workspace,
     runDir,
-    recent: recentLines(runDir),
+    recent: [...steps, ...(status.exists ? recentLines(runDir) : [])],
     workbench: existingWorkbench(workspace, runDir, globals.workbench === true),
     config,
     ...(context.backend === undefined ? {} : { backend: context.backend }),
