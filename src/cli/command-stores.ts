@@ -31,6 +31,10 @@ import {
 import type { WakeState } from '../runtime/wake-state.js';
 import type { ManifestRow } from '../runtime/manifest.js';
 import { isRecord } from '../internal/is-record.js';
+import { leaseSettings } from '../config/lease-settings.js';
+import { isLiveHolder } from '../runtime/run-lease.js';
+import { PgLeaseStore } from '../session/pg-lease-store.js';
+import type { LeaseHolder } from '../session/lease-store.js';
 import type { JsonFileState } from '../internal/locked-json-file.js';
 import { PgFlowerStore } from '../session/pg-flower-store.js';
 import type { CliIo } from './cli-io.js';
@@ -221,4 +225,26 @@ export async function readCommandRun(
   const records = { rows, lineage: document };
   const transcripts = await readServerTranscripts(server, runProjectKeys(workspace, document));
   return { records, lineage, location: opened.location, transcripts, server };
+}
+
+/**
+ * The live holder of the run's lease on the server this command was given: the flower driving the run from
+ * whichever host, judged by the lease rule (this host's process table for its own processes, the last
+ * renewal for another host's). Null when nobody holds it live; undefined for the SQLite default, whose
+ * holder the run directory's process records tell.
+ */
+export async function serverLeaseHolder(
+  config: Pick<FlowerConfig, 'env'>,
+  globals: Pick<GlobalOptions, 'store'>,
+  where: { workspace: string; runDir: string },
+): Promise<LeaseHolder | null | undefined> {
+  const server = await commandServer(config, globals, where);
+  if (server === null) return undefined;
+  const leases = new PgLeaseStore(server);
+  try {
+    const settings = leaseSettings(config.env);
+    return (await leases.holders()).find((holder) => isLiveHolder(holder, settings)) ?? null;
+  } finally {
+    await leases.close();
+  }
 }

@@ -97,6 +97,11 @@ export interface RunStatusOptions {
    * instead of `manifest.json` and `lineage.json`. The run directory's files by default.
    */
   records?: RunRecordsSnapshot;
+  /**
+   * The live holder of the run's lease on a server, when the run is there: another host's driver, which this
+   * host's process records cannot show. Used when they show none.
+   */
+  serverHolder?: LiveHolder | null;
 }
 
 /** The files whose presence means a run has been here. */
@@ -128,7 +133,7 @@ export function runStatus(workspace: string, runDir: string, options: RunStatusO
     endedAt: row.ended_at,
   }));
   const log = eventLogStatus(runDir);
-  const holder = liveHolder(runDir, log);
+  const holder = liveHolder(runDir, log) ?? options.serverHolder ?? null;
   const verdicts = readRecentEvents(runDir, {
     limit: SHOWN_VERDICTS,
     accept: (event) => event.kind === 'verdict',

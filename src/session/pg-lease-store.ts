@@ -163,6 +163,24 @@ export class PgLeaseStore implements LeaseStore<'async'> {
     return await this.#withClient((client) => this.#row(client, lease, ''));
   }
 
+  /**
+   * Every lease row of this run — its `go` lease and each `run:<target>` lease — as holders in this host's
+   * epoch milliseconds, oldest first: what `flower status` on any host shows as the run's driver.
+   */
+  async holders(): Promise<LeaseHolder[]> {
+    return await this.#withClient(async (client) => {
+      const result = await client.query<LeaseRow>(
+        `SELECT host, pid, started, token,
+           (extract(epoch FROM clock_timestamp() - since) * 1000)::float8 AS since_age,
+           (extract(epoch FROM clock_timestamp() - beat) * 1000)::float8 AS beat_age
+         FROM ${this.#table} WHERE run = $1 ORDER BY since`,
+        [this.runName],
+      );
+      const now = Date.now();
+      return result.rows.map((row) => holderOf(row, now));
+    });
+  }
+
   /** Closes the store's own pool (a pool it was given stays open for its owner). Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -180,17 +198,7 @@ export class PgLeaseStore implements LeaseStore<'async'> {
       [this.runName, lease],
     );
     const row = result.rows[0];
-    if (row === undefined) return null;
-    // Ages, not the server's timestamps: this host's clock minus the age is "when" on this host's clock.
-    const now = Date.now();
-    return {
-      host: row.host,
-      pid: row.pid,
-      started: row.started,
-      token: row.token,
-      since: Math.round(now - row.since_age),
-      beat: Math.round(now - row.beat_age),
-    };
+    return row === undefined ? null : holderOf(row, Date.now());
   }
 
   async #withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
@@ -232,4 +240,16 @@ export class PgLeaseStore implements LeaseStore<'async'> {
     }
     return this.#pool;
   }
+}
+
+/** A row as a holder: ages, not the server's timestamps, so "when" is on this host's clock (`now` less the age). */
+function holderOf(row: LeaseRow, now: number): LeaseHolder {
+  return {
+    host: row.host,
+    pid: row.pid,
+    started: row.started,
+    token: row.token,
+    since: Math.round(now - row.since_age),
+    beat: Math.round(now - row.beat_age),
+  };
 }

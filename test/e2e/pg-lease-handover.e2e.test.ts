@@ -149,19 +149,16 @@ async function sharedRun(name: string): Promise<SharedRun> {
 }
 
 /** `flower run` on `host`: its own environment and run directory, the shared workspace and store. */
-function flowerOn(host: string, run: SharedRun): FlowerProcess {
+function flowerOn(host: string, run: SharedRun, command: string[] = ['run', TARGET]): FlowerProcess {
   const scratch = hosts.get(host)!;
   // Named connections: the test can see the server drop a killed host's sessions.
   const named = run.runName === undefined ? '' : `&run=${run.runName}`;
   const location = `${run.url}?application_name=flower_${host.replace('-', '_')}${named}`;
   const runDir = join(scratch.dir, 'runs', run.name);
-  return new FlowerProcess(
-    ['-w', run.workspaces.get(host)!, '-r', runDir, '--store', location, 'run', TARGET],
-    {
-      cwd: scratch.dir,
-      env: { ...scratch.env, FLOWER_HOST: host, FLOWER_LEASE_STALE: String(STALE_S) },
-    },
-  );
+  return new FlowerProcess(['-w', run.workspaces.get(host)!, '-r', runDir, '--store', location, ...command], {
+    cwd: scratch.dir,
+    env: { ...scratch.env, FLOWER_HOST: host, FLOWER_LEASE_STALE: String(STALE_S) },
+  });
 }
 
 interface LeaseRow {
@@ -247,6 +244,10 @@ async function handOver(run: SharedRun, afterKill: () => void = () => undefined)
   expect(watcher.stderr).toContain('watching only, no step runs here');
   expect(watcher.stderr).toContain('work · running');
   expect(messageCalls(first).length).toBe(callsBefore);
+  // `flower status` there names the driver on the other host, from the lease on the server.
+  const status = flowerOn('host-b', run, ['status']);
+  expect(await status.exited, status.stderr).toEqual({ code: 0, signal: null });
+  expect(status.stdout.join('')).toContain(`live: pid ${alpha.child.pid} on host-a`);
 
   expect(await alpha.crash()).toEqual({ code: null, signal: 'SIGKILL' });
   await serverDropped(run.client, 'host-a');

@@ -17,7 +17,7 @@ import { renderWidth } from '../../render/display-width.js';
 import { wrapText } from '../../render/wrap-text.js';
 import type { OutputStream } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
-import { readCommandRecords } from '../command-stores.js';
+import { readCommandRecords, serverLeaseHolder } from '../command-stores.js';
 import type { GlobalOptions, StatusOptions } from '../program.js';
 import { statusLines } from '../status-lines.js';
 
@@ -33,9 +33,20 @@ export async function statusCommand(
   const config = loadConfig({ env: io.env, cwd: io.cwd });
   // A run on a server (`--store`, `FLOWER_STORE`) keeps its steps and lineage there, not in the run directory.
   const records = await readCommandRecords(config, globals, { workspace, runDir });
+  // Its driver may be on another host: the lease there says who, where this host's process records cannot.
+  const leased =
+    records === undefined ? undefined : await serverLeaseHolder(config, globals, { workspace, runDir });
   const status = runStatus(workspace, runDir, {
     roleOf: stepRole,
     ...(records === undefined ? {} : { records }),
+    ...(leased === undefined
+      ? {}
+      : {
+          serverHolder:
+            leased === null
+              ? null
+              : { pid: leased.pid, host: leased.host, since: Math.floor(leased.since / 1000), go: false },
+        }),
   });
   if (options.json === true) {
     io.stdout.write(`${JSON.stringify(status)}\n`);
