@@ -25,6 +25,7 @@ import { observeStore } from './observed-store.js';
 import { StallWatchdog } from './stall-watchdog.js';
 import { UnansweredCalls } from './unanswered-calls.js';
 import { usageLimitInText, usageLimitOf } from './usage-limit.js';
+import { FinalUsage } from './final-usage.js';
 import { errorOutcome, type EndedOutcome, type StepOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
 
@@ -162,6 +163,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   const unanswered = new UnansweredCalls();
   /** This query's streamed responses, by message id: an assistant message has a stored entry's shape. */
   const streamedAssistants = new Map<string, SessionStoreEntry>();
+  const finalUsage = new FinalUsage();
   let query: AgentQuery | null = null;
   try {
     query = deps.backend.query(
@@ -172,6 +174,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       watchdog.observe(message);
       // A stream delta is no message boundary: interrupts and events wait for the complete message.
       if (message.type === 'stream_event') {
+        finalUsage.feed(message);
         const progress = meter.feed(message);
         if (progress !== null) run.emit(progress);
         continue;
@@ -187,9 +190,11 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         handoffDue = true;
         // The query closes before the store's mirror of the responses just streamed may arrive (it runs a
         // little behind): price them from the stream, once per message id, so the step's figure has them.
+        // Only whole answers, at their final usage: the streamed copy carries the start's output count.
         let priced = false;
         for (const streamedMessage of streamedAssistants.values()) {
-          priced = ledger.noteStored(streamedMessage) || priced;
+          const whole = finalUsage.completed(streamedMessage);
+          if (whole !== null) priced = ledger.noteStored(whole) || priced;
         }
         if (priced) reportCost();
         // Closing the query refuses a call the model just asked for before the gate (and its journal hook)

@@ -62,6 +62,23 @@ function failedResult(sessionId: string, error: string): AgentMessage {
   return sdkErrorResult([error], { sessionId, subtype: 'error_max_turns', costUsd: 0.01 });
 }
 
+/** The partial-message events of response `id`: its start, and its end with `outputTokens` unless null. */
+function streamedResponse(id: string, outputTokens: number | null): AgentMessage[] {
+  const event = (body: object): AgentMessage =>
+    ({
+      type: 'stream_event',
+      event: body,
+      parent_tool_use_id: null,
+      session_id: 's1',
+    }) as unknown as AgentMessage;
+  const start = event({
+    type: 'message_start',
+    message: { id, usage: { input_tokens: 60_000, output_tokens: 1 } },
+  });
+  if (outputTokens === null) return [start];
+  return [start, event({ type: 'message_delta', delta: {}, usage: { output_tokens: outputTokens } })];
+}
+
 describe('Runtime handoff', () => {
   test('at the threshold the session writes a handoff and a new session takes over with it', async () => {
     const { runtime, backend } = runtimeOn([
@@ -102,18 +119,32 @@ describe('Runtime handoff', () => {
   });
 
   test('the response that crossed the threshold is priced although the break came before its stored copy', async () => {
-    // The scripted backend mirrors nothing to the store, as a query closed before the mirror caught up.
+    // The scripted backend mirrors nothing to the store, as a query closed before the mirror caught up. The
+    // response's end (`message_delta`) brings its final output count; the assistant message has the start's.
+    const [init, crossing, ...rest] = busyTurn('s1', 60_000);
     const { runtime } = runtimeOn([
-      busyTurn('s1', 60_000),
+      [init!, ...streamedResponse('m-s1-1', 500), crossing!, ...rest],
       scriptedTurn('s1', DOCUMENT, { costUsd: 0.01 }),
       scriptedTurn('s2', 'Parser finished.', { costUsd: 0.01 }),
     ]);
     const result = await runtime.run(spec, 'Write the parser.');
 
     // claude-test is an unknown model: $4 per million input tokens, $20 per million output tokens.
-    const crossing = (60_000 * 4 + 10 * 20) / 1_000_000;
-    expect(result.costUsd).toBeCloseTo(crossing + 0.01 + 0.01, 6);
-    expect(readManifest(join(dir, 'ws', 'runs'))[0]?.cost_usd).toBeCloseTo(crossing + 0.02, 6);
+    const priced = (60_000 * 4 + 500 * 20) / 1_000_000;
+    expect(result.costUsd).toBeCloseTo(priced + 0.01 + 0.01, 6);
+    expect(readManifest(join(dir, 'ws', 'runs'))[0]?.cost_usd).toBeCloseTo(priced + 0.02, 6);
+  });
+
+  test('a response whose end never came is not priced at the break: it was no whole answer', async () => {
+    const [init, crossing, ...rest] = busyTurn('s1', 60_000);
+    const { runtime } = runtimeOn([
+      [init!, ...streamedResponse('m-s1-1', null), crossing!, ...rest],
+      scriptedTurn('s1', DOCUMENT, { costUsd: 0.01 }),
+      scriptedTurn('s2', 'Parser finished.', { costUsd: 0.01 }),
+    ]);
+    const result = await runtime.run(spec, 'Write the parser.');
+
+    expect(result.costUsd).toBeCloseTo(0.02, 6);
   });
 
   test('a reply without the required sections gives a degraded handoff that points at the scene', async () => {
