@@ -44,7 +44,8 @@ export function locate(runDir: string, workspace: string): Here {
   };
 }
 
-function realOrResolved(path: string): string {
+/** `path` resolved, with its symbolic links followed where it exists. */
+export function realOrResolved(path: string): string {
   const resolved = resolve(path);
   try {
     return realpathSync(resolved);

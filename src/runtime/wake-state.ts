@@ -6,12 +6,13 @@
  *
  * @module
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SqliteSessionStore } from '../session/sqlite-session-store.js';
 import { notesFile } from '../workbench/notes-file.js';
 import { workbenchPath } from '../workbench/workbench-path.js';
 import { Lineage } from './lineage.js';
+import { realOrResolved } from './lineage-workspace.js';
 import { briefComplete, goalCheckCount } from './wake-documents.js';
 
 /** The session store's file name inside the run directory. */
@@ -98,14 +99,5 @@ function lastContext(path: string, projectKeys: readonly string[], sessionId: st
     return 0;
   } finally {
     store?.close();
-  }
-}
-
-function realOrResolved(path: string): string {
-  const resolved = resolve(path);
-  try {
-    return realpathSync(resolved);
-  } catch {
-    return resolved;
   }
 }
