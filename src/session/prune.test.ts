@@ -185,7 +185,7 @@ describe('prune', () => {
   test('finds a denied id in every kind of entry: a protected one keeps the pair, a stray block goes with it', () => {
     const { transcript, denials } = withDenials(3);
     const [kept, stripped, dropped] = denials as [string, string, string];
-    // A meta entry quoting the first denial's result: protected, so that pair stays (D419).
+    // A meta entry quoting the first denial's result: protected, so that pair stays (docs/decisions.md D419).
     transcript.raw({
       isMeta: true,
       message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: kept, content: 'quoted' }] },

@@ -162,8 +162,8 @@ function deadDenials(
 /**
  * The positions, ascending and each once, of every entry that may hold a block of an id in `dead`: the
  * holders of those calls and results by the index, and every entry the index does not list blocks of. The
- * rule above is then read on those alone, in transcript order, instead of on every entry (docs/decisions.md
- * D461).
+ * rule above is then read on those alone, in transcript order, instead of on every entry
+ * (docs/decisions.md D461).
  */
 function holderCandidates(tools: ToolIndex, dead: ReadonlySet<string>): number[] {
   const found: number[] = tools.others.slice();
