@@ -292,8 +292,15 @@ export async function runSessionLoadBench({ json = false } = {}) {
   mkdirSync(join(outDirectory, 'workspace'), { recursive: true });
   const loadAverage = os.loadavg()[0];
   const database = join(outDirectory, 'bench-sessions.db');
-  const oneBatch = runChild(['append', join(outDirectory, 'bench-one-batch.db'), 'one']);
-  const append = runChild(['append', database, 'eager']);
+  // Appends alternate, one batch per transcript and eager batches, RUNS times each: one append of each varies
+  // by 2× from run to run on this machine (the page cache, the other processes), so one sample can invert them.
+  const appendRuns = { eager: [], one: [] };
+  for (let run = 0; run < RUNS; run += 1) {
+    appendRuns.one.push(runChild(['append', join(outDirectory, 'bench-one-batch.db'), 'one']));
+    appendRuns.eager.push(runChild(['append', database, 'eager']));
+  }
+  const append = { ...appendRuns.eager.at(-1), ms: median(appendRuns.eager.map((run) => run.ms)) };
+  const oneBatch = { ...appendRuns.one.at(-1), ms: median(appendRuns.one.map((run) => run.ms)) };
   const spillDirectory = join(outDirectory, 'workspace', '.flower', 'spill');
   // First trimmed loads (no spill file yet) against steady ones (every file there), in pairs.
   const spilling = { first: [], steady: [] };
@@ -353,11 +360,13 @@ export async function runSessionLoadBench({ json = false } = {}) {
       batches: append.batches,
       meanBatch: append.entries / append.batches,
       ms: append.ms,
+      times: appendRuns.eager.map((run) => run.ms),
       entriesPerSecond: perSecond,
     },
     appendOneBatch: {
       batches: oneBatch.batches,
       ms: oneBatch.ms,
+      times: appendRuns.one.map((run) => run.ms),
       entriesPerSecond: oneBatchPerSecond,
       ratioToEager: oneBatchPerSecond / perSecond,
     },
@@ -486,6 +495,8 @@ export async function runSessionLoadBench({ json = false } = {}) {
       pass(figures.targets.warmLayeredWithin2x),
     ),
     '',
+    `Appends alternate, one batch and eager, each into a fresh database (ms: one batch ${list(figures.appendOneBatch.times)};`,
+    `eager ${list(figures.append.times)}).`,
     `Medians of ${RUNS}, layers off and on alternating. A resume load is one load in a fresh process (ms: baseline`,
     `${list(bare.times)}; all layers ${list(layered.times)}; all but trim ${list(untrimmed.times)}).`,
     `First and steady trimmed loads in pairs, the spill folder emptied before each pair (ms: first ${list(firstTrim.times)};`,

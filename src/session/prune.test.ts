@@ -182,6 +182,49 @@ describe('prune', () => {
     expect(toolIds(entries)).toEqual([`use:${id}`, `result:${id}`]);
   });
 
+  test('finds a denied id in every kind of entry: a protected one keeps the pair, a stray block goes with it', () => {
+    const { transcript, denials } = withDenials(3);
+    const [kept, stripped, dropped] = denials as [string, string, string];
+    // A meta entry quoting the first denial's result: protected, so that pair stays (docs/decisions.md D419).
+    transcript.raw({
+      isMeta: true,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: kept, content: 'quoted' }] },
+    });
+    // A uuid-less entry of another type holding nothing but the second's call: it cannot be dropped, so
+    // that pair stays too.
+    transcript.marker('system', {
+      message: { role: 'user', content: [{ type: 'tool_use', id: stripped, name: 'Bash', input: {} }] },
+    });
+    // An assistant entry holding a stray result of the third beside its text: that block goes, the entry stays.
+    transcript.raw({
+      type: 'assistant',
+      message: {
+        id: 'msg_stray',
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'noted' },
+          { type: 'tool_result', tool_use_id: dropped, content: 'stray' },
+        ],
+      },
+    });
+    const { entries, report } = prune(deepFreeze(transcript.entries), new PrunePolicy({ keepDenials: 0 }));
+    const ids = toolIds(entries);
+    expect(ids.filter((id) => id.endsWith(kept))).toEqual([
+      `use:${kept}`,
+      `result:${kept}`,
+      `result:${kept}`,
+    ]);
+    expect(ids.filter((id) => id.endsWith(stripped))).toEqual([
+      `use:${stripped}`,
+      `result:${stripped}`,
+      `use:${stripped}`,
+    ]);
+    expect(ids.filter((id) => id.endsWith(dropped))).toEqual([]);
+    expect(report.denialsDropped).toBe(1);
+    const noted = entries.find((entry) => blocksOf(entry)?.some((block) => block['text'] === 'noted'));
+    expect(blocksOf(noted as Entry)).toEqual([{ type: 'text', text: 'noted' }]);
+  });
+
   test('prunes only the configured denial kinds', () => {
     const transcript = new TranscriptBuilder();
     const rejected = transcript.bash('rm x', 'rejected', {

@@ -19,7 +19,7 @@ import {
 import { healOrphans, healReplies } from './heal-orphans.js';
 import type { PrunePolicy } from './prune-policy.js';
 import { relink } from './relink.js';
-import { indexTools, siteNow, type ResultSite, type ToolIndex } from './tool-index.js';
+import { indexTools, type ResultSite, type ToolIndex } from './tool-index.js';
 import type { Transform } from './transform.js';
 
 /**
@@ -117,8 +117,9 @@ function candidates(
     const results = index.results;
     for (let siteIndex = 0; siteIndex < results.length; siteIndex += 1) {
       const site = results[siteIndex] as ResultSite;
-      const now = siteNow(index, entries, site);
-      if (now !== null && isInterruptBlock(now.block)) found.add(site.entryIndex);
+      // The block as it is now (trim may have rewritten it), read without its length: only its text matters.
+      const block = blocksOf(entries[site.entryIndex] as Entry)?.[site.blockIndex];
+      if (block !== undefined && isInterruptBlock(block)) found.add(site.entryIndex);
     }
   }
   return [...found].sort((first, second) => first - second);
@@ -143,7 +144,7 @@ function deadDenials(
   const holders = new Set<number>();
   if (older.length === 0) return { dead: new Set(), holders };
   const dead = new Set(older);
-  for (let index = 0; index < entries.length; index += 1) {
+  for (const index of holderCandidates(tools, dead)) {
     const entry = entries[index] as Entry;
     const blocks = blocksOf(entry);
     if (blocks === null) continue;
@@ -156,6 +157,28 @@ function deadDenials(
     }
   }
   return { dead, holders };
+}
+
+/**
+ * The positions, ascending and each once, of every entry that may hold a block of an id in `dead`: the
+ * holders of those calls and results by the index, and every entry the index does not list blocks of. The
+ * rule above is then read on those alone, in transcript order, instead of on every entry
+ * (docs/decisions.md D461).
+ */
+function holderCandidates(tools: ToolIndex, dead: ReadonlySet<string>): number[] {
+  const found: number[] = tools.others.slice();
+  const { calls, callPositions, results } = tools;
+  for (let call = 0; call < calls.length; call += 1) {
+    if (dead.has(calls[call] as string)) found.push(callPositions[call] as number);
+  }
+  for (let siteIndex = 0; siteIndex < results.length; siteIndex += 1) {
+    const site = results[siteIndex] as ResultSite;
+    if (dead.has(site.toolUseId)) found.push(site.entryIndex);
+  }
+  found.sort((first, second) => first - second);
+  const positions: number[] = [];
+  for (const position of found) if (positions[positions.length - 1] !== position) positions.push(position);
+  return positions;
 }
 
 function blockToolId(block: ContentBlock): string | null {

@@ -71,6 +71,37 @@ describe('indexTools', () => {
     expect(shared.report).toMatchObject({ pruned: 1, denialsDropped: 3, healed: 1 });
   });
 
+  test('lists every call with its entry, and every entry holding tool blocks the two lists leave out', () => {
+    const transcript = new TranscriptBuilder();
+    transcript.prompt('go');
+    const call = transcript.toolId();
+    transcript.reply([{ type: 'tool_use', id: call, name: 'Read', input: { file_path: '/w/a' } }]);
+    transcript.results([{ id: call, content: 'a' }]);
+    transcript.raw({ isMeta: true, message: { role: 'user', content: [{ type: 'text', text: 'meta' }] } });
+    transcript.marker('system', { content: 'compacting' });
+    const stray = transcript.toolId();
+    transcript.raw({
+      type: 'assistant',
+      message: {
+        id: 'msg_odd',
+        role: 'assistant',
+        content: [{ type: 'tool_result', tool_use_id: stray, content: 'odd' }],
+      },
+    });
+    transcript.raw({
+      message: { role: 'user', content: [{ type: 'tool_use', id: stray, name: 'Bash', input: {} }] },
+    });
+    const entries = deepFreeze(transcript.entries);
+
+    const index = indexTools(entries);
+
+    expect(index.calls).toEqual([call]);
+    expect(index.callPositions).toEqual([1]);
+    expect(index.results.map((site) => [site.toolUseId, site.entryIndex])).toEqual([[call, 2]]);
+    // The meta entry, the marker, the assistant entry with a result, the user entry with a call.
+    expect(index.others).toEqual([3, 4, 5, 6]);
+  });
+
   test('trim judges a block an earlier layer rewrote by its new text, not by the indexed one', () => {
     const transcript = new TranscriptBuilder();
     transcript.prompt('go');

@@ -51,6 +51,17 @@ export interface ToolIndex {
   apiErrors: number[];
   /** Positions of unprotected `user` entries marked `toolDenialKind`. */
   denials: number[];
+  /** The id of every tool_use block of an `assistant` entry, in transcript order. */
+  calls: string[];
+  /** The position of the entry holding each of {@link ToolIndex.calls}. */
+  callPositions: number[];
+  /**
+   * Positions of the entries whose tool blocks are not all in {@link ToolIndex.calls} and
+   * {@link ToolIndex.results}: entries of other types, protected `user` entries, and `user` or `assistant`
+   * entries holding a block of the other side's kind. With those three lists a layer looking for the entries
+   * that hold given tool ids need not read every entry.
+   */
+  others: number[];
   /**
    * The replies with calls no result answers before the next reply, as healing finds them (`heal-orphans.ts`),
    * found in the same walk: a transcript prune removes nothing from needs no walk of its own to heal.
@@ -70,6 +81,9 @@ export function indexTools(entries: readonly Entry[]): ToolIndex {
   const replyKeys: string[] = [];
   const apiErrors: number[] = [];
   const denials: number[] = [];
+  const calls: string[] = [];
+  const callPositions: number[] = [];
+  const others: number[] = [];
   const unanswered: UnansweredReply[] = [];
   // The calls of the current reply not answered yet, and where that reply ends (healing's rule).
   const pending = new Map<string, number>();
@@ -99,8 +113,13 @@ export function indexTools(entries: readonly Entry[]): ToolIndex {
       const blocks = content as ContentBlock[];
       for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
         const block = blocks[blockIndex] as ContentBlock;
-        if (!isToolUse(block)) continue;
+        if (!isToolUse(block)) {
+          if (isToolResult(block) && others[others.length - 1] !== entryIndex) others.push(entryIndex);
+          continue;
+        }
         pending.set(block.id, entryIndex);
+        calls.push(block.id);
+        callPositions.push(entryIndex);
         if (block['name'] !== 'Bash') continue;
         const input = block['input'];
         const command = isRecord(input) ? input['command'] : undefined;
@@ -108,8 +127,12 @@ export function indexTools(entries: readonly Entry[]): ToolIndex {
       }
       continue;
     }
-    if (type !== 'user') continue;
+    if (type !== 'user') {
+      others.push(entryIndex);
+      continue;
+    }
     if (isProtected(entry)) {
+      others.push(entryIndex);
       // Not a site for the layers, but its results still answer calls.
       if (replyKey !== null && pending.size > 0) {
         for (const block of blocksOf(entry) ?? []) {
@@ -123,7 +146,10 @@ export function indexTools(entries: readonly Entry[]): ToolIndex {
     if (blocks === null) continue;
     for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1) {
       const block = blocks[blockIndex] as ContentBlock;
-      if (!isToolResult(block)) continue;
+      if (!isToolResult(block)) {
+        if (isToolUse(block) && others[others.length - 1] !== entryIndex) others.push(entryIndex);
+        continue;
+      }
       if (replyKey !== null && pending.delete(block.tool_use_id)) tail = entryIndex;
       results.push({
         entryIndex,
@@ -134,7 +160,19 @@ export function indexTools(entries: readonly Entry[]): ToolIndex {
     }
   }
   if (pending.size > 0) unanswered.push({ tail, calls: [...pending] });
-  return { entries, bashCommands, results, assistants, replyKeys, apiErrors, denials, unanswered };
+  return {
+    entries,
+    bashCommands,
+    results,
+    assistants,
+    replyKeys,
+    apiErrors,
+    denials,
+    calls,
+    callPositions,
+    others,
+    unanswered,
+  };
 }
 
 /**

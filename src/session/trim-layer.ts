@@ -5,6 +5,7 @@
  * @module
  */
 import { resolve } from 'node:path';
+import { SpillListing } from './spill-listing.js';
 import { SpillQueue } from './spill-queue.js';
 import type { StoreLayer } from './store-layer.js';
 import { SpillNames, trim } from './trim.js';
@@ -26,6 +27,8 @@ export function trimLayer(policy: TrimPolicy, options: TrimLayerOptions): StoreL
   const workspace = resolve(options.workspace);
   // Spill names of earlier loads, so a resume of the same transcript does not hash every result again.
   const names = new SpillNames();
+  // The spill folder's listing, reused by the next load while the folder is unchanged (docs/decisions.md D460).
+  const listing = new SpillListing();
   const spills = options.deferSpills === true ? new SpillQueue() : null;
   return {
     name: 'trim',
@@ -36,6 +39,7 @@ export function trimLayer(policy: TrimPolicy, options: TrimLayerOptions): StoreL
         return trim(entries, policy, {
           workspace,
           names,
+          listing,
           index: context.indexOf(entries),
           ...(spills === null
             ? {}

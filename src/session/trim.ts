@@ -9,6 +9,7 @@ import * as crypto from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { codePointLength, replaced, resultText, templateFiller, type Entry } from './entry-content.js';
+import type { SpillListing } from './spill-listing.js';
 import type { SpillQueue } from './spill-queue.js';
 import { indexTools, siteNow, type ResultSite, type ToolIndex } from './tool-index.js';
 import type { TrimPolicy } from './trim-policy.js';
@@ -18,6 +19,8 @@ interface Site {
   entryIndex: number;
   blockIndex: number;
   text: string;
+  /** The text's length in code points, or -1 when not counted yet. */
+  chars: number;
 }
 
 /** The most characters of result text a {@link SpillNames} keeps to compare against (128 MB of UTF-16). */
@@ -82,6 +85,8 @@ export interface TrimOptions {
   workspace: string;
   /** Names computed by earlier loads of the same store. */
   names?: SpillNames;
+  /** The spill folder's listing, kept between loads of the same store (else listed at each load). */
+  listing?: SpillListing;
   /** {@link indexTools} of `entries` (or of the array the expire layer rewrote into `entries`). */
   index?: ToolIndex;
   /**
@@ -115,8 +120,10 @@ export function trim(entries: readonly Entry[], policy: TrimPolicy, options: Tri
     const now = siteNow(index, entries, site);
     if (now === null || now.length === null || now.length < policy.minChars) continue;
     const text = resultText(now.block['content']) as string;
-    if (now.length >= 2 * policy.minChars || codePointLength(text) >= policy.minChars) {
-      sites.push({ entryIndex: site.entryIndex, blockIndex: site.blockIndex, text });
+    // Counted once: the pointer needs the count of every target again below.
+    const chars = now.length >= 2 * policy.minChars ? -1 : codePointLength(text);
+    if (chars === -1 || chars >= policy.minChars) {
+      sites.push({ entryIndex: site.entryIndex, blockIndex: site.blockIndex, text, chars });
     }
   }
   const keep = policy.keepRecent > 0 ? Math.min(policy.keepRecent, sites.length) : 0;
@@ -132,21 +139,31 @@ export function trim(entries: readonly Entry[], policy: TrimPolicy, options: Tri
   let cleared = 0;
   let charsSaved = 0;
   // The spill files already there, read once: one directory listing instead of a stat per target.
-  let existing: Set<string> | null = null;
-  for (const site of targets) {
+  let existing: KnownFiles | null = null;
+  // An indexed loop: an array iterator costs an object per step in code not yet optimised
+  // (docs/decisions.md D426).
+  for (let targetIndex = 0; targetIndex < targets.length; targetIndex += 1) {
+    const site = targets[targetIndex] as Site;
     try {
       if (existing === null) {
         mkdirSync(directory, { recursive: true });
-        existing = new Set(readdirSync(directory));
+        existing = new KnownFiles(options.listing?.namesIn(directory) ?? new Set(readdirSync(directory)));
       }
       const uuid = (entries[site.entryIndex] as Entry).uuid;
-      const id = typeof uuid === 'string' && uuid !== '' ? `${uuid}#${site.blockIndex}` : null;
+      // The first block goes by the bare uuid (no string built per result). Two blocks sharing a key only
+      // cost the cache a hit: a name is reused for identical text alone, and a name is a function of the text.
+      const id =
+        typeof uuid === 'string' && uuid !== ''
+          ? site.blockIndex === 0
+            ? uuid
+            : `${uuid}#${site.blockIndex}`
+          : null;
       const name = options.names?.nameOf(site.text, id) ?? spillName(site.text);
       const path =
         options.queue === undefined
           ? spillFile(directory, site.text, existing, name)
           : queueSpill(directory, site.text, existing, name, options.queue);
-      const chars = codePointLength(site.text);
+      const chars = site.chars === -1 ? codePointLength(site.text) : site.chars;
       const pointer = pointerOf({ n: chars, path });
       const forEntry = replacements.get(site.entryIndex) ?? new Map<number, string>();
       forEntry.set(site.blockIndex, pointer);
@@ -162,11 +179,30 @@ export function trim(entries: readonly Entry[], policy: TrimPolicy, options: Tri
   return { entries: out, report: errors.length > 0 ? { ...report, errors } : report };
 }
 
+/** The names of a folder's files that one load knows of: its listing, and the files the load wrote or queued. */
+class KnownFiles {
+  readonly #listed: ReadonlySet<string>;
+  readonly #added = new Set<string>();
+
+  constructor(listed: ReadonlySet<string>) {
+    this.#listed = listed;
+  }
+
+  has(name: string): boolean {
+    return this.#listed.has(name) || this.#added.has(name);
+  }
+
+  /** Notes a file this load wrote or queued; the listing itself is left as it was (it may be shared). */
+  add(name: string): void {
+    this.#added.add(name);
+  }
+}
+
 /** The path of `name` in `directory`, queued for writing unless the listing `existing` already has it. */
 function queueSpill(
   directory: string,
   text: string,
-  existing: Set<string>,
+  existing: KnownFiles,
   name: string,
   queue: NonNullable<TrimOptions['queue']>,
 ): string {
@@ -187,7 +223,7 @@ function queueSpill(
 export function spillFile(
   directory: string,
   text: string,
-  existing?: Set<string>,
+  existing?: { has(name: string): boolean; add(name: string): unknown },
   knownName?: string,
 ): string {
   const name = knownName ?? spillName(text);
