@@ -70,6 +70,7 @@ try {
         'Claude Code ran': at('exit:claude') - at('spawn:claude'),
         'its exit to own exit': at('exit') - at('exit:claude'),
         whole: ended - started,
+        'own CPU': marks.find((entry) => entry.name === 'exit')?.cpuMs ?? Number.NaN,
       });
     }
   }

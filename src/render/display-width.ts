@@ -6,7 +6,8 @@
 // The bundled CLI evaluates string-width on its first use, not at start-up (docs/decisions.md D227): its
 // regular expressions and segmenter cost a command over 100 ms before its agent could start.
 import stringWidth from 'string-width';
-import { graphemeSegmenter } from './grapheme-segmenter.js';
+import { graphemes } from './grapheme-segmenter.js';
+import { latinWidth } from './latin-width.js';
 
 // eslint-disable-next-line no-control-regex -- matching colour sequences is the point
 const SGR = /\x1b\[[0-9;]*m/y;
@@ -16,7 +17,8 @@ const SGR = /\x1b\[[0-9;]*m/y;
  * CJK terminals draw it wide, and overestimating never wraps a line by accident); colour sequences count 0.
  */
 export function displayWidth(text: string): number {
-  return stringWidth(text, { ambiguousIsNarrow: false });
+  // Latin text is measured without evaluating string-width (docs/decisions.md D231).
+  return latinWidth(text) ?? stringWidth(text, { ambiguousIsNarrow: false });
 }
 
 /** The line width to render at: `max(40, min(columns, 110))`, or 80 when the terminal width is unknown. */
@@ -59,6 +61,6 @@ export function fitLine(line: string, width: number): string {
 function nextGrapheme(text: string, index: number): string {
   // Segment a bounded window: segmenting the whole rest of a long line per character would be quadratic.
   const window = text.slice(index, index + 32);
-  for (const { segment } of graphemeSegmenter().segment(window)) return segment;
+  for (const grapheme of graphemes(window)) return grapheme;
   return window;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { displayWidth } from './display-width.js';
-import { graphemeSegmenter } from './grapheme-segmenter.js';
+import { graphemes } from './grapheme-segmenter.js';
 
 const CJK =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
@@ -114,7 +114,7 @@ function tokenize(paragraph: string): Token[] {
     word = '';
     spaced = false;
   };
-  for (const { segment } of graphemeSegmenter().segment(paragraph)) {
+  for (const segment of graphemes(paragraph)) {
     if (/^\s+$/u.test(segment)) {
       flush();
       spaced = tokens.length > 0;
@@ -134,7 +134,7 @@ function splitByColumns(word: string, room: number): string[] {
   const pieces: string[] = [];
   let current = '';
   let used = 0;
-  for (const { segment } of graphemeSegmenter().segment(word)) {
+  for (const segment of graphemes(word)) {
     const columns = displayWidth(segment);
     if (used + columns > room && current !== '') {
       pieces.push(current);

@@ -138,6 +138,30 @@ describe('RunProcesses', () => {
     expect(onDisk()).toEqual([]);
   });
 
+  test('an ended child costs no write of its own: the next write of the record drops it', async () => {
+    const processes = new RunProcesses(runDir, 'test');
+    processes.enter();
+    const first = await sleeper();
+    const second = await sleeper();
+    processes.addChild(first.pid!);
+    const written = readFileSync(join(runDir, PROCESSES_FILE), 'utf8');
+    processes.removeChild(first.pid!);
+    // Nothing was written for the ended child (docs/decisions.md D232)…
+    expect(readFileSync(join(runDir, PROCESSES_FILE), 'utf8')).toBe(written);
+    // …and the next write leaves it out, while a child started since is kept.
+    processes.addChild(second.pid!);
+    expect(onDisk()[0]!.children.map((child) => child.pid)).toEqual([second.pid]);
+    processes.removeChild(second.pid!);
+    processes.claimSession('sess-1');
+    expect(onDisk()[0]!).toMatchObject({ children: [], sessions: ['sess-1'] });
+    // A pid the system gave again after its child ended is a child of its own.
+    processes.removeChild(first.pid!);
+    processes.addChild(first.pid!);
+    expect(onDisk()[0]!.children.map((child) => child.pid)).toEqual([first.pid]);
+    processes.leave();
+    expect(onDisk()).toEqual([]);
+  });
+
   test('the heartbeat refreshes the record, and never brings back one that was removed', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
     try {

@@ -146,6 +146,8 @@ export class RunProcesses {
   readonly #tag: string;
   readonly #self: ProcessIdentity = { pid: process.pid, started: processStartTime(process.pid) };
   #heartbeat: NodeJS.Timeout | null = null;
+  /** Children that ended and are still in the record on disk (see {@link RunProcesses.removeChild}). */
+  readonly #ended = new Set<number>();
 
   /** @param tag names a quarantine copy of an unreadable file (the caller's run id). */
   constructor(runDir: string, tag: string) {
@@ -223,19 +225,22 @@ export class RunProcesses {
   /** Records a Claude Code child this process started. */
   addChild(pid: number): void {
     const child = { pid, started: processStartTime(pid) };
+    // A reused pid is a new child, not the ended one still waiting to be dropped.
+    this.#ended.delete(pid);
     this.#change((records) => {
       this.#own(records).children.push(child);
       return records;
     });
   }
 
-  /** Forgets a child that ended. */
+  /**
+   * Forgets a child that ended. Not written at once: the entry of an ended child is harmless, since whoever
+   * acts on it first checks that its pid still runs with the same start time, so its removal rides on this
+   * process's next write of the file — at the latest `leave()` — instead of costing a durable write of its
+   * own while a step ends (docs/decisions.md D232).
+   */
   removeChild(pid: number): void {
-    this.#change((records) => {
-      const own = this.#own(records);
-      own.children = own.children.filter((child) => child.pid !== pid);
-      return records;
-    });
+    this.#ended.add(pid);
   }
 
   /** Removes this process's record (normal exit or a signal): nothing of it is left to end or to wait for. */
@@ -295,9 +300,15 @@ export class RunProcesses {
 
   #change(change: (records: ProcessRecord[]) => ProcessRecord[] | undefined): void {
     try {
-      this.#file.update(this.#tag, (current) =>
-        change(Array.isArray(current) ? (current as unknown[]).filter(isProcessRecord) : []),
-      );
+      let written = false;
+      this.#file.update(this.#tag, (current) => {
+        const changed = change(Array.isArray(current) ? (current as unknown[]).filter(isProcessRecord) : []);
+        const own = changed?.find((record) => this.#isSelf(record));
+        if (own !== undefined) own.children = own.children.filter((child) => !this.#ended.has(child.pid));
+        written = changed !== undefined;
+        return changed;
+      });
+      if (written) this.#ended.clear();
     } catch {
       // A read-only or full disk: the run goes on without the record (it protects, it does not gate).
     }

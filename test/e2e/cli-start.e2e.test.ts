@@ -16,6 +16,7 @@ import {
   scratchEnvironment,
   scriptTurns,
   text,
+  toolUse,
 } from '../../src/testing/index.js';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
@@ -195,6 +196,120 @@ describe('CLI start-up (built CLI)', () => {
       const spawned = lines.findIndex((line) => /^spawn \S*(?:setpriv|claude)$/.test(line));
       expect(spawned).toBeGreaterThanOrEqual(0);
       expect(lines.slice(0, spawned).filter((line) => line === 'segmenter')).toEqual([]);
+    } finally {
+      await server.close();
+      await environment.cleanup();
+    }
+  });
+
+  test('flower once whose run prints only Latin text builds no Unicode segmenter at all', async () => {
+    // A tool call, its output and the status lines (with their `·`) are Latin text: the renderer measures and
+    // wraps it without string-width, whose first call builds a segmenter and Unicode-set regular expressions
+    // while Claude Code waits for the answer to its tool hook (docs/decisions.md D231).
+    const server = await FakeAnthropicServer.start(
+      scriptTurns({
+        main: [
+          message([toolUse('Bash', { command: 'echo café > made.txt', description: 'make it' })]),
+          message([text('Created made.txt · café, ½ done.')]),
+        ],
+      }),
+    );
+    const environment = await scratchEnvironment({ baseUrl: server.url });
+    scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
+    const order = join(scratch, 'order.txt');
+    const hook = join(scratch, 'segmenter-hook.mjs');
+    writeFileSync(
+      hook,
+      [
+        "import { appendFileSync } from 'node:fs';",
+        `appendFileSync(${JSON.stringify(order)}, 'started\\n');`,
+        'const Segmenter = Intl.Segmenter;',
+        'Intl.Segmenter = class extends Segmenter {',
+        `  constructor(...values) { appendFileSync(${JSON.stringify(order)}, 'segmenter\\n'); super(...values); }`,
+        '};',
+      ].join('\n'),
+    );
+    try {
+      const run = await execa(
+        'node',
+        ['--import', pathToFileURL(hook).href, cli, 'once', '-t', 'Bash', 'make the file'],
+        {
+          cwd: environment.workspace,
+          env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
+          extendEnv: false,
+          reject: false,
+          timeout: 60_000,
+        },
+      );
+      expect(run.exitCode, String(run.stderr)).toBe(0);
+      // The tool ran and the run drew its call, its answer and its status lines.
+      expect(readFileSync(join(environment.workspace, 'made.txt'), 'utf8')).toBe('café\n');
+      expect(String(run.stdout)).toContain('Created made.txt · café, ½ done.');
+      expect(`${String(run.stdout)}\n${String(run.stderr)}`).toContain('echo café > made.txt');
+      expect(readFileSync(order, 'utf8').split('\n').filter(Boolean)).toEqual(['started']);
+    } finally {
+      await server.close();
+      await environment.cleanup();
+    }
+  });
+
+  test('after Claude Code exits, flower once writes processes.json once: the ended child leaves with it', async () => {
+    const server = await FakeAnthropicServer.start(
+      scriptTurns({ main: [message([text('Nothing to do.')])] }),
+    );
+    const environment = await scratchEnvironment({ baseUrl: server.url });
+    scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
+    const order = join(scratch, 'order.txt');
+    const hook = join(scratch, 'writes-hook.mjs');
+    // Each durable write of a record file ends in a rename; after the child's exit, every one is on the way
+    // to the process's own exit. The ended child's entry rides on the last write, the process leaving the
+    // file, instead of a write of its own (docs/decisions.md D232).
+    writeFileSync(
+      hook,
+      [
+        "import childProcess from 'node:child_process';",
+        "import fs from 'node:fs';",
+        "import { syncBuiltinESMExports } from 'node:module';",
+        `const note = (line) => fs.appendFileSync(${JSON.stringify(order)}, line + '\\n');`,
+        'const spawn = childProcess.spawn;',
+        'childProcess.spawn = function spawnNoted(command, ...rest) {',
+        '  const child = spawn.call(this, command, ...rest);',
+        "  const name = String(command).split('/').pop();",
+        "  note('spawn ' + name);",
+        "  child.once('exit', () => note('exit ' + name));",
+        '  return child;',
+        '};',
+        'const rename = fs.renameSync;',
+        'fs.renameSync = function renameNoted(from, to, ...rest) {',
+        "  note('write ' + String(to).split('/').pop());",
+        '  return rename.call(this, from, to, ...rest);',
+        '};',
+        'syncBuiltinESMExports();',
+      ].join('\n'),
+    );
+    try {
+      const run = await execa('node', ['--import', pathToFileURL(hook).href, cli, 'once', 'say hi'], {
+        cwd: environment.workspace,
+        env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+      });
+      expect(run.exitCode, String(run.stderr)).toBe(0);
+      const lines = readFileSync(order, 'utf8').split('\n').filter(Boolean);
+      const spawned = lines.findIndex((line) => /^spawn (?:setpriv|claude)$/.test(line));
+      const exited = lines.indexOf(lines[spawned]?.replace('spawn', 'exit') ?? '');
+      expect([spawned, exited].every((index) => index >= 0)).toBe(true);
+      // Before the spawn: the process entered the file; after it: the child was recorded, then the session.
+      const processes = (from: number, to: number): number =>
+        lines.slice(from, to).filter((line) => line === 'write processes.json').length;
+      expect(processes(0, spawned)).toBe(1);
+      expect(processes(spawned, exited)).toBe(2);
+      expect(processes(exited, lines.length)).toBe(1);
+      const records = JSON.parse(
+        readFileSync(join(environment.workspace, 'runs', 'processes.json'), 'utf8'),
+      ) as unknown[];
+      expect(records).toEqual([]);
     } finally {
       await server.close();
       await environment.cleanup();
