@@ -164,6 +164,19 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   /** This query's streamed responses, by message id: an assistant message has a stored entry's shape. */
   const streamedAssistants = new Map<string, SessionStoreEntry>();
   const finalUsage = new FinalUsage();
+  /**
+   * Prices the whole answers this query streamed, once per message id, at their final usage (the streamed
+   * copy carries the start's output count); an answer whose end never came is not priced.
+   */
+  const priceStreamed = (): void => {
+    let priced = false;
+    for (const streamedMessage of streamedAssistants.values()) {
+      const whole = finalUsage.completed(streamedMessage);
+      if (whole !== null) priced = ledger.noteStored(whole) || priced;
+    }
+    if (priced) reportCost();
+  };
+  let retried = false;
   let query: AgentQuery | null = null;
   try {
     query = deps.backend.query(
@@ -190,13 +203,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         handoffDue = true;
         // The query closes before the store's mirror of the responses just streamed may arrive (it runs a
         // little behind): price them from the stream, once per message id, so the step's figure has them.
-        // Only whole answers, at their final usage: the streamed copy carries the start's output count.
-        let priced = false;
-        for (const streamedMessage of streamedAssistants.values()) {
-          const whole = finalUsage.completed(streamedMessage);
-          if (whole !== null) priced = ledger.noteStored(whole) || priced;
-        }
-        if (priced) reportCost();
+        priceStreamed();
         // Closing the query refuses a call the model just asked for before the gate (and its journal hook)
         // sees it, but the closing child may still show it to the model: journal it so no load loses it.
         if (deps.journal) await unanswered.journal(deps.journal);
@@ -207,6 +214,13 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         if (deps.journal) await unanswered.journal(deps.journal);
         break;
       }
+      // After a retry the child's total is no truth (docs/decisions.md D354): flower's own figure stands, so
+      // it must hold the answers just streamed before the result settles it, though their mirror runs behind.
+      if (isApiRetry(message)) {
+        retried = true;
+        ledger.noteRetry();
+      }
+      if (retried && message.type === 'result') priceStreamed();
       const streamed = streamedMessageId(message);
       if (streamed !== null) {
         ledger.noteStreamed(streamed);
@@ -338,4 +352,10 @@ function streamedMessageId(message: unknown): string | null {
   if (fields.type !== 'assistant') return null;
   const id = fields.message?.id;
   return typeof id === 'string' && id !== '' ? id : null;
+}
+
+/** True for the child's `api_retry` system message: a request of the query failed and is tried again. */
+function isApiRetry(message: unknown): boolean {
+  const fields = message as { type?: unknown; subtype?: unknown };
+  return fields.type === 'system' && fields.subtype === 'api_retry';
 }

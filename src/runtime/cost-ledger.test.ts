@@ -114,3 +114,19 @@ describe('CostLedger with prices of its own', () => {
     expect(ledger.noteResult(0.01)).toBeCloseTo(0.01, 12);
   });
 });
+
+describe('CostLedger after a retry', () => {
+  test("keeps flower's figure when the child retried a request: its total may count a cut answer's start", () => {
+    const ledger = new CostLedger();
+    ledger.beginQuery();
+    ledger.noteStreamed('m1');
+    ledger.noteStored(stored('m1', 1000, 10));
+    ledger.noteRetry();
+    expect(ledger.noteResult(price(1000, 10) + price(12_000, 1))).toBeCloseTo(price(1000, 10), 12);
+    expect(ledger.usd).toBeCloseTo(price(1000, 10), 12);
+    // The next query, without a retry, takes the child's total again.
+    ledger.beginQuery(price(1000, 10) + price(12_000, 1));
+    ledger.noteResult(price(1000, 10) + price(12_000, 1) + 0.01);
+    expect(ledger.usd).toBeCloseTo(price(1000, 10) + 0.01, 12);
+  });
+});

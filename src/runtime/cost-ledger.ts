@@ -18,6 +18,12 @@
  * does not know), the child's figure is not the truth — it prices such a model at its own unknown-model
  * rate — so that query keeps flower's own figures and its result only settles them.
  *
+ * A query in which the child retried a request keeps flower's own figures too, and its result only settles
+ * them: a request that broke off mid-stream had already shown the child its answer's start, and whether the
+ * child added that start's usage to its total depends on when the break reached it (`flower chaos`, a cut at
+ * boundary 5 of the demo: the child's total was the cut answer's input over what was served). A cut answer
+ * is not billed (docs/decisions.md D338, D354).
+ *
  * A query that ends without a result (aborted, stalled, killed) keeps its estimates: the child never
  * reported a total. Responses that never completed (a stream cut mid-answer) are in neither number.
  *
@@ -102,6 +108,8 @@ export class CostLedger {
   #largest = 0;
   /** The running query priced a response from the user's table or by family: its result is no truth. */
   #ownPricing = false;
+  /** The child retried a request of the running query: its result is no truth (docs/decisions.md D354). */
+  #retried = false;
   readonly #prices: PriceTable;
 
   /**
@@ -178,10 +186,19 @@ export class CostLedger {
     return cost > 0;
   }
 
+  /**
+   * The child retried a request of the running query (an `api_retry` message). The failed try may have
+   * broken off after its answer started, and the child may or may not have priced that start, so this
+   * query's results only settle flower's own figures, like a query priced from the user's table.
+   */
+  noteRetry(): void {
+    this.#retried = true;
+  }
+
   /** A result reported the session's running total; returns the spend it adds to the step. */
   noteResult(totalCostUsd: number): number {
     const total = Number.isFinite(totalCostUsd) ? totalCostUsd : 0;
-    if (this.#ownPricing) {
+    if (this.#ownPricing || this.#retried) {
       // flower's own prices are the truth: the estimates settle; responses stored later are still priced.
       let pending = 0;
       for (const value of this.#pending.values()) pending += value;
@@ -207,5 +224,6 @@ export class CostLedger {
     this.#pending.clear();
     this.#streamed.clear();
     this.#ownPricing = false;
+    this.#retried = false;
   }
 }
