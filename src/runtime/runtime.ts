@@ -151,7 +151,8 @@ export class Runtime {
     for (const directory of [this.runDir, join(this.runDir, 'claude'), join(this.runDir, 'tmp')]) {
       prepareDirectory(directory, 'runDir', this.#lang);
     }
-    // Holding the run's lease, this process drives the run: another host's record cannot (D464).
+    // Holding the run's lease, this process drives the run; another host's record cannot
+    // (docs/decisions.md D464).
     this.#processes = new RunProcesses(this.runDir, this.runId, { leased: options.lease != null });
     this.#lease = options.lease ?? null;
     // Lost (another process took over): the turn in flight is cut, so this process writes nothing more.

@@ -6,7 +6,8 @@
 // again and again, only watches while the lease is fresh, takes over once it is stale (FLOWER_LEASE_STALE=4,
 // a renewal every 4/3 s), resumes the same session and finishes; no step's tool runs twice. A holder whose
 // lease row another host took stops before its next turn. With one run directory on the shared volume
-// instead, host A's process record left there does not hold host B back once the lease is stale (D464).
+// instead, host A's process record left there does not hold host B back once the lease is stale
+// (docs/decisions.md D464).
 // Real CLI, SDK and Claude Code binary, fake Messages API; timings are taken from the server's clock and
 // from events, never from sleeps.
 import { execFileSync } from 'node:child_process';
