@@ -118,6 +118,25 @@ describe('RunProcesses', () => {
     expect(onDisk()).toEqual([live]);
   });
 
+  test("holding the run's lease, another host's fresh record claims neither its session nor go; this host's still does", async () => {
+    const holder = await sleeper();
+    const foreign = record({ host: `${hostname()}-elsewhere`, pid: 999_999, sessions: ['s1'], go: true });
+    const local = record({ pid: holder.pid!, started: processStartTime(holder.pid!), sessions: ['s2'] });
+    writeFileSync(join(runDir, PROCESSES_FILE), JSON.stringify([foreign, local]));
+    // Without the lease (`once`), the other host's record counts until its heartbeat is old.
+    expect(new RunProcesses(runDir, 'test').claimSession('s1')).toEqual({ kind: 'in-use', holder: foreign });
+    expect(new RunProcesses(runDir, 'test').goHolder()).toEqual(foreign);
+
+    const leased = new RunProcesses(runDir, 'test', { leased: true });
+    expect(leased.goHolder()).toBeNull();
+    expect(leased.claimSession('s1')).toEqual({ kind: 'claimed' });
+    expect(leased.claimSession('s2')).toEqual({ kind: 'in-use', holder: local });
+    expect(leased.enter({ go: true })).toBeNull();
+    // The other host's record stays: only its own host can end what it left running.
+    expect(onDisk().map((entry) => entry.pid)).toEqual([foreign.pid, holder.pid, process.pid]);
+    leased.leave();
+  });
+
   test('enter() ends what a dead process left running, drops its record and claims go', async () => {
     const left = await sleeper('dead-token');
     const bystander = await sleeper('another-token');

@@ -145,14 +145,22 @@ export class RunProcesses {
   readonly #file: LockedJsonFile;
   readonly #tag: string;
   readonly #self: ProcessIdentity = { pid: process.pid, started: processStartTime(process.pid) };
+  readonly #leased: boolean;
   #heartbeat: NodeJS.Timeout | null = null;
   /** Children that ended and are still in the record on disk (see {@link RunProcesses.removeChild}). */
   readonly #ended = new Set<number>();
 
-  /** @param tag names a quarantine copy of an unreadable file (the caller's run id). */
-  constructor(runDir: string, tag: string) {
+  /**
+   * @param tag names a quarantine copy of an unreadable file (the caller's run id).
+   * @param options.leased true when the run's lease decides who drives it (`go`, `run`): then a record of
+   *   another host — a run directory shared on a volume — never stands in the way of this process's claims,
+   *   since a live driver there would hold the lease, and a dead one's record counts as live for
+   *   {@link FOREIGN_STALE_S}, longer than a lease goes stale (docs/decisions.md D464).
+   */
+  constructor(runDir: string, tag: string, options: { leased?: boolean } = {}) {
     this.#file = new LockedJsonFile(join(runDir, PROCESSES_FILE), { accepts: Array.isArray });
     this.#tag = tag;
+    this.#leased = options.leased === true;
   }
 
   /** The records on disk, read without a lock. */
@@ -163,7 +171,7 @@ export class RunProcesses {
 
   /** A live process other than this one that drives the `go` workflow here, or null. */
   goHolder(): ProcessRecord | null {
-    return this.records().find((record) => record.go && !this.#isSelf(record) && isLive(record)) ?? null;
+    return this.records().find((record) => record.go && this.#blocks(record)) ?? null;
   }
 
   /**
@@ -181,7 +189,7 @@ export class RunProcesses {
         return false;
       });
       if (options.go === true) {
-        holder = kept.find((record) => record.go && !this.#isSelf(record)) ?? null;
+        holder = kept.find((record) => record.go && this.#blocks(record)) ?? null;
         if (holder !== null) return kept;
       }
       const own = this.#own(kept);
@@ -201,10 +209,7 @@ export class RunProcesses {
   claimSession(sessionId: string): SessionClaim {
     let holder: ProcessRecord | null = null;
     this.#change((records) => {
-      holder =
-        records.find(
-          (record) => !this.#isSelf(record) && record.sessions.includes(sessionId) && isLive(record),
-        ) ?? null;
+      holder = records.find((record) => record.sessions.includes(sessionId) && this.#blocks(record)) ?? null;
       if (holder !== null) return undefined;
       const own = this.#own(records);
       if (!own.sessions.includes(sessionId)) own.sessions.push(sessionId);
@@ -271,6 +276,12 @@ export class RunProcesses {
   #stopHeartbeat(): void {
     if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
     this.#heartbeat = null;
+  }
+
+  /** True when `record` is a live other process whose claims this one must respect (see `leased`). */
+  #blocks(record: ProcessRecord): boolean {
+    if (this.#isSelf(record) || !isLive(record)) return false;
+    return !this.#leased || record.host === hostname();
   }
 
   #isSelf(record: ProcessRecord): boolean {

@@ -151,7 +151,9 @@ export class Runtime {
     for (const directory of [this.runDir, join(this.runDir, 'claude'), join(this.runDir, 'tmp')]) {
       prepareDirectory(directory, 'runDir', this.#lang);
     }
-    this.#processes = new RunProcesses(this.runDir, this.runId);
+    // Holding the run's lease, this process drives the run; another host's record cannot
+    // (docs/decisions.md D464).
+    this.#processes = new RunProcesses(this.runDir, this.runId, { leased: options.lease != null });
     this.#lease = options.lease ?? null;
     // Lost (another process took over): the turn in flight is cut, so this process writes nothing more.
     // Aborting alone only interrupts Claude Code, which may still send the turn's tool results; its

@@ -5,8 +5,11 @@
 // four-step run and is SIGKILLed (its whole process group) while waiting for a model answer; host B, started
 // again and again, only watches while the lease is fresh, takes over once it is stale (FLOWER_LEASE_STALE=4,
 // a renewal every 4/3 s), resumes the same session and finishes; no step's tool runs twice. A holder whose
-// lease row another host took stops before its next turn. Real CLI, SDK and Claude Code binary, fake
-// Messages API; timings are taken from the server's clock and from events, never from sleeps.
+// lease row another host took stops before its next turn. With one run directory on the shared volume
+// instead, host A's process record left there does not hold host B back once the lease is stale
+// (docs/decisions.md D464).
+// Real CLI, SDK and Claude Code binary, fake Messages API; timings are taken from the server's clock and
+// from events, never from sleeps.
 import { execFileSync } from 'node:child_process';
 import {
   closeSync,
@@ -18,8 +21,9 @@ import {
   openSync,
   readFileSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -133,6 +137,8 @@ interface SharedRun {
   workspaces: Map<string, string>;
   /** `?run=` in every host's location, when the run is named rather than known by its folder's name. */
   runName?: string;
+  /** One run directory both hosts use, on the shared volume; by default each host's own, on its own disk. */
+  sharedRunDir?: string;
 }
 
 async function sharedRun(name: string): Promise<SharedRun> {
@@ -154,7 +160,7 @@ function flowerOn(host: string, run: SharedRun, command: string[] = ['run', TARG
   // Named connections: the test can see the server drop a killed host's sessions.
   const named = run.runName === undefined ? '' : `&run=${run.runName}`;
   const location = `${run.url}?application_name=flower_${host.replace('-', '_')}${named}`;
-  const runDir = join(scratch.dir, 'runs', run.name);
+  const runDir = run.sharedRunDir ?? join(scratch.dir, 'runs', run.name);
   return new FlowerProcess(['-w', run.workspaces.get(host)!, '-r', runDir, '--store', location, ...command], {
     cwd: scratch.dir,
     env: { ...scratch.env, FLOWER_HOST: host, FLOWER_LEASE_STALE: String(STALE_S) },
@@ -247,7 +253,9 @@ async function handOver(run: SharedRun, afterKill: () => void = () => undefined)
   // `flower status` there names the driver on the other host, from the lease on the server.
   const status = flowerOn('host-b', run, ['status']);
   expect(await status.exited, status.stderr).toEqual({ code: 0, signal: null });
-  expect(status.stdout.join('')).toContain(`live: pid ${alpha.child.pid} on host-a`);
+  // From the lease on the server, or from host A's record in a shared processes.json (its machine's name).
+  const driver = run.sharedRunDir === undefined ? 'host-a' : hostname();
+  expect(status.stdout.join('')).toContain(`live: pid ${alpha.child.pid} on ${driver}`);
 
   expect(await alpha.crash()).toEqual({ code: null, signal: 'SIGKILL' });
   await serverDropped(run.client, 'host-a');
@@ -311,7 +319,8 @@ async function handOver(run: SharedRun, afterKill: () => void = () => undefined)
   expect(rows.map((row) => row.session_id)).toEqual(rows.map(() => sessionId));
   expect(rows.at(-1)).toMatchObject({ ok: true, text: FINAL });
   // Nothing of the run in host B's run directory but its own per-host files; the lease given back.
-  expect(existsSync(join(hosts.get('host-b')!.dir, 'runs', run.name, 'manifest.json'))).toBe(false);
+  const runDirOfB = run.sharedRunDir ?? join(hosts.get('host-b')!.dir, 'runs', run.name);
+  expect(existsSync(join(runDirOfB, 'manifest.json'))).toBe(false);
   expect(await leaseRow(run.client)).toBeUndefined();
   return beta.stderr;
 }
@@ -323,6 +332,25 @@ describe('the run lease handed over between two hosts on PostgreSQL (e2e)', () =
     async () => {
       const run = await sharedRun('handover');
       await handOver(run);
+    },
+  );
+
+  test(
+    "with one run directory on the shared volume, host B takes over as soon as the lease is stale, not when host A's process record ages out",
+    { timeout: 120_000 },
+    async () => {
+      // Both hosts use `<workspace>/runs` on the volume (the default run directory), so host A's process
+      // record stays in the shared processes.json after its kill -9. Written on another machine it names that
+      // machine and counts as live for 90 s after its last heartbeat, longer than the lease goes stale; the
+      // two "hosts" here share one machine name, so the record is given another one, as host A's would be.
+      const base = await sharedRun('shared_dir');
+      const run = { ...base, sharedRunDir: join(base.workspaces.get('host-a')!, 'runs') };
+      await handOver(run, () => {
+        const file = join(run.sharedRunDir, 'processes.json');
+        const records = JSON.parse(readFileSync(file, 'utf8')) as Array<{ host: string }>;
+        expect(records.map((record) => record.host)).toEqual([hostname()]);
+        writeFileSync(file, JSON.stringify(records.map((record) => ({ ...record, host: 'machine-a' }))));
+      });
     },
   );
 

@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { renderWidth } from '../../render/display-width.js';
 import { wrapText } from '../../render/wrap-text.js';
-import { fixRun, type FixReport } from '../../runtime/doctor-fix.js';
+import { fixRun, fixServerRun, type FixReport } from '../../runtime/doctor-fix.js';
 import {
   runDoctor,
   type DoctorFinding,
@@ -19,10 +19,9 @@ import {
   type FindingSeverity,
 } from '../../runtime/run-doctor.js';
 import { loadConfig, type FlowerConfig } from '../../config/load-config.js';
-import { storeKindOf } from '../../runtime/run-stores.js';
+import { storeKindOf, type RunStoreServer } from '../../runtime/run-stores.js';
 import { readPgJournalRows } from '../../session/pg-journal-rows.js';
-import { redactPgLocation } from '../../session/pg-location.js';
-import { commandStoreLocation, readCommandRun } from '../command-stores.js';
+import { commandStoreLocation, readCommandRun, serverLeaseHolder } from '../command-stores.js';
 import type { OutputStream } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
 import { adviceFor } from '../doctor-advice.js';
@@ -47,15 +46,21 @@ export async function doctorCommand(
   const directory = locate(runDir, globals, io.cwd);
   const config = loadConfig({ env: io.env, cwd: io.cwd });
   if (storeKindOf(commandStoreLocation(config, globals), directory) === 'postgres') {
-    if (options.fix === true) {
-      // The repairs write through the SQLite store and `lineage.json`; a server's run is not changed.
+    // The workspace names the run on the server unless `?run=`/`FLOWER_RUN` does: `-w`, else the run's parent.
+    const given = runDir === undefined ? resolve(io.cwd, globals.workspace) : dirname(directory);
+    const where = { workspace: existsSync(given) ? realpathSync(given) : given, runDir: directory };
+    const found = await serverDoctor(config, globals, where);
+    if (options.fix !== true) return printReport({ report: found.report, fix: null }, options, io);
+    const running = await runningOnServer(found.report, config, globals, where);
+    if (running !== null) {
       io.stderr.write(
-        `Not fixed: --fix writes its repaired copies only into a run directory's sessions.db, and this run is on ${redactPgLocation(commandStoreLocation(config, globals) ?? '')}. ` +
-          'Nothing was changed. Run flower doctor --store … without --fix to see what is wrong.\n',
+        `Not fixing ${found.report.runDir}: a flower is running there (${running}). Stop it, then run --fix again.\n`,
       );
       return 1;
     }
-    return printReport(await serverDoctor(config, globals, runDir, directory, io.cwd), options, io);
+    const fix = await fixServerRun(found.server, where, found.report);
+    const report = (await serverDoctor(config, globals, where)).report;
+    return printReport({ report, fix, onServer: true }, options, io);
   }
   if (!RUN_FILES.some((file) => existsSync(join(directory, file)))) {
     io.stderr.write(`No run in ${directory}. Give the run directory (or its workspace) as the argument.\n`);
@@ -84,17 +89,13 @@ export async function doctorCommand(
 async function serverDoctor(
   config: FlowerConfig,
   globals: GlobalOptions,
-  runDir: string | undefined,
-  directory: string,
-  cwd: string,
-): Promise<{ report: DoctorReport; fix: null }> {
-  // The workspace names the run on the server unless `?run=`/`FLOWER_RUN` does: `-w`, else the run's parent.
-  const workspace = runDir === undefined ? resolve(cwd, globals.workspace) : dirname(directory);
-  const read = (await readCommandRun(config, globals, { workspace, runDir: directory }))!;
+  where: { workspace: string; runDir: string },
+): Promise<{ report: DoctorReport; server: RunStoreServer }> {
+  const read = (await readCommandRun(config, globals, where))!;
   const { transcripts, summaries } = read.transcripts;
   const sessionIds = [...new Set(transcripts.map((transcript) => transcript.sessionId))];
   const journal = await readPgJournalRows(read.server.location, read.server.schema, sessionIds);
-  const found = await runDoctor(directory, {
+  const found = await runDoctor(where.runDir, {
     location: read.location,
     transcripts,
     summaries,
@@ -102,12 +103,30 @@ async function serverDoctor(
     rows: read.records.rows,
     lineage: read.lineage,
   });
-  return { report: { ...found, runDir: read.location }, fix: null };
+  return { report: { ...found, runDir: read.location }, server: read.server };
+}
+
+/**
+ * Who drives the run, when a flower does: one on this host from the run directory's process records, one
+ * on any host from the run's lease on the server. Null when none does.
+ */
+async function runningOnServer(
+  report: DoctorReport,
+  config: FlowerConfig,
+  globals: GlobalOptions,
+  where: { workspace: string; runDir: string },
+): Promise<string | null> {
+  const running = report.findings.find((finding) => finding.rule === 'flower-running');
+  if (running !== undefined) return running.detail;
+  const holder = await serverLeaseHolder(config, globals, where);
+  return holder === null || holder === undefined
+    ? null
+    : `pid ${holder.pid} on ${holder.host} holds its lease`;
 }
 
 /** Prints `found` (as JSON with `--json`); the exit code: 1 when an error-level finding is there. */
 function printReport(
-  found: { report: DoctorReport; fix: FixReport | null },
+  found: { report: DoctorReport; fix: FixReport | null; onServer?: boolean },
   options: DoctorOptions,
   io: CommandContext['io'],
 ): number {
@@ -119,7 +138,7 @@ function printReport(
     io.stdout.write(`${JSON.stringify({ ...report, counts, ...(fix === null ? {} : { fix }) })}\n`);
   } else {
     const lines = [
-      ...(fix === null ? [] : [...fixLines(fix), '']),
+      ...(fix === null ? [] : [...fixLines(fix, found.onServer === true), '']),
       ...doctorLines(report.runDir, report.transcripts, report.findings),
     ];
     io.stdout.write(`${fit(lines, io.stdout).join('\n')}\n`);
@@ -155,8 +174,11 @@ export function doctorLines(
   return lines;
 }
 
-/** What `--fix` did: each session repaired with its changes, each one it could not repair and why. */
-export function fixLines(fix: FixReport): string[] {
+/**
+ * What `--fix` did: each session repaired with its changes, each one it could not repair and why. `onServer`:
+ * the copies are on a server, so resuming one needs the same store.
+ */
+export function fixLines(fix: FixReport, onServer = false): string[] {
   if (fix.fixed.length === 0 && fix.notFixed.length === 0) return ['flower doctor --fix: nothing to repair.'];
   const lines = ['flower doctor --fix'];
   for (const item of fix.fixed) {
@@ -172,7 +194,9 @@ export function fixLines(fix: FixReport): string[] {
       lines.push(`    - ${repair.kind}: ${place}${repair.detail}`);
     }
     if (item.steps.length === 0)
-      lines.push(`    Resume it with: flower once --resume ${item.newSessionId} "..."`);
+      lines.push(
+        `    Resume it with: flower once --resume ${item.newSessionId} "..."${onServer ? ' (with the same --store or FLOWER_STORE)' : ''}`,
+      );
   }
   for (const item of fix.notFixed) {
     const place = item.subpath === null ? '' : ` (${item.subpath})`;

@@ -80,7 +80,8 @@ export async function goCommand(
   const server = await checkCommandStores(config, globals, io);
   // A run driven by another live flower is only watched: two drivers would both run every step.
   const directory = runDir ?? join(existsSync(workspace) ? realpathSync(workspace) : workspace, 'runs');
-  const processes = new RunProcesses(directory, 'go');
+  // Another host's `go` is seen through the lease below, which goes stale sooner than its record here.
+  const processes = new RunProcesses(directory, 'go', { leased: true });
   const live = processes.goHolder();
   if (live !== null) return attach(live, directory, startup.renderer, lang);
   const wake = await serverWakeState(
