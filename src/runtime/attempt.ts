@@ -56,6 +56,11 @@ export interface AttemptDeps {
   env?: Env | null;
   /** The tool journal, where a break writes the calls it cut off unanswered (docs/decisions.md D335); none: null. */
   journal?: CallRecorder | null;
+  /**
+   * Hears a transcript append the store refused: a full run directory stops the run there
+   * (docs/decisions.md D350). None: null.
+   */
+  onWriteFailed?: ((error: unknown) => void) | null;
 }
 
 /** Runs one attempt of `run`; never throws. Returns how it ended, also left in `run.result.outcome`. */
@@ -96,6 +101,9 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
 
   ledger.beginQuery(0);
   const store = observeStore(redactingStore(deps.store, credentialValues(deps.env ?? {})), {
+    onAppendFailed(_key, error) {
+      deps.onWriteFailed?.(error);
+    },
     onAppend(key, entries) {
       run.attribution.add(storeKeyText(key), entries);
       result.costBy = stepCostBy(run.attribution.breakdown());

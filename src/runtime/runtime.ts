@@ -48,7 +48,7 @@ import type { Workbench } from '../workbench/workbench.js';
 import type { HandoffPolicy } from './handoff-policy.js';
 import { endProcessesOf, OWN_TOKEN, RunProcesses } from './run-processes.js';
 import { leaseLostText, type LeaseAnswers, type RunLease } from './run-lease.js';
-import { isNoSpaceError, runDirFullText } from './run-dir-full.js';
+import { RunDirFull } from './run-dir-full.js';
 import { unsandboxedWarning } from './session-sandbox.js';
 import { loopDeps, loopStart, startStep, tieAbort, type RunWiring } from './step-wiring.js';
 import { priceGuessWarning } from './price-warning.js';
@@ -111,8 +111,8 @@ export class Runtime {
   readonly #processes: RunProcesses;
   /** The run's lease when the caller took one: no step starts without it. */
   readonly #lease: RunLease<LeaseAnswers> | null;
-  /** Set once a manifest write found the run directory full: the run stops (docs/decisions.md D341). */
-  #full: FlowerError | null = null;
+  /** Set once a write found the run directory full: the run stops (docs/decisions.md D341, D350). */
+  readonly #full: RunDirFull;
   /** The workbench block last sent to each session (decisions.md D20). */
   readonly #indexSent = new Map<string, string>();
   /** The tail of the record writes to an asynchronous store (PostgreSQL): each starts after the last. */
@@ -152,6 +152,13 @@ export class Runtime {
       prepareDirectory(directory, 'runDir', this.#lang);
     }
     this.#processes = new RunProcesses(this.runDir, this.runId);
+    // Aborting alone only interrupts Claude Code, which may still send a request nothing can record: its
+    // processes (and their tools) are ended first.
+    this.#full = new RunDirFull(this.runDir, (error) => {
+      if (this.#current === null) return;
+      endProcessesOf(OWN_TOKEN);
+      this.#current.controller.abort(error);
+    });
     this.#lease = options.lease ?? null;
     // Lost (another process took over): the turn in flight is cut, so this process writes nothing more.
     // Aborting alone only interrupts Claude Code, which may still send the turn's tool results; its
@@ -267,7 +274,7 @@ export class Runtime {
       this.#refuseIfBusy();
       if (!held) throw this.#leaseLost();
     } else if (!renewed) throw this.#leaseLost();
-    if (this.#full !== null) throw this.#full;
+    if (this.#full.error !== null) throw this.#full.error;
     this.#claimResume(options.resume ?? null);
     const wiring = this.#wiring();
     const step = startStep(spec, options, wiring);
@@ -294,11 +301,16 @@ export class Runtime {
       step.interrupt = null;
       if (this.#current === step) {
         step.result.endedAt = Date.now() / 1000;
+        if (this.#full.error !== null) step.record({ kind: 'killed' });
         this.#current = null;
         if (this.#storeFailure === null) this.results.push(step.result);
       }
       this.#persist(null);
     }
+    // A step the full run directory cut, or whose last row found no space, did not finish: its gate must not
+    // freeze what it produced (a brief, a goal) while its row says it is still running
+    // (docs/decisions.md D351).
+    if (this.#full.error !== null && step.result.ok) step.record({ kind: 'killed' });
     // The store could not be opened: as when it was opened before the step, its error is the answer.
     const failure = this.#failedStore();
     if (failure !== null) throw failure;
@@ -487,6 +499,7 @@ export class Runtime {
       sandbox: this.#sandbox,
       journal: journalOf(this.store),
       spillsWritten: spillsOf(this.store),
+      onWriteFailed: (error) => this.#full.note(error),
     };
   }
 
@@ -575,8 +588,6 @@ export class Runtime {
    */
   #manifestFailed(error: unknown): void {
     this.uiErrors.push(`manifest: ${errorText(error)}`);
-    if (this.#full !== null || !isNoSpaceError(error)) return;
-    this.#full = new FlowerError('RUN_DIR_FULL', runDirFullText(this.runDir), { cause: error });
-    this.#current?.controller.abort(this.#full);
+    this.#full.note(error);
   }
 }
