@@ -207,12 +207,12 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         if (priced) reportCost();
         // Closing the query refuses a call the model just asked for before the gate (and its journal hook)
         // sees it, but the closing child may still show it to the model: journal it so no load loses it.
-        if (deps.journal) await unanswered.journal(deps.journal);
+        if (deps.journal) await unanswered.journal(deps.journal, Date.now, deps.onWriteFailed ?? null);
         break;
       }
       if (run.interrupt !== null) {
         interrupted = true;
-        if (deps.journal) await unanswered.journal(deps.journal);
+        if (deps.journal) await unanswered.journal(deps.journal, Date.now, deps.onWriteFailed ?? null);
         break;
       }
       const streamed = streamedMessageId(message);

@@ -69,7 +69,7 @@ class WritingBackend implements AgentBackend {
         yield* inner;
       })(),
       { interrupt: () => inner.interrupt(), close: () => inner.close() },
-    ) as unknown as AgentQuery;
+    );
   }
 }
 
@@ -207,7 +207,7 @@ describe('Runtime with a full run directory', () => {
     expect(isFlowerError(third) && third.code).toBe('RUN_DIR_FULL');
     expect(backend.scripted.requests).toHaveLength(2);
     await runtime.close();
-    await store.close();
+    store.close();
   });
 
   test('a journal row that finds no space denies the call and stops the run', async () => {
@@ -250,7 +250,7 @@ describe('Runtime with a full run directory', () => {
     expect(isFlowerError(third) && third.code).toBe('RUN_DIR_FULL');
     expect(backend.scripted.requests).toHaveLength(2);
     await runtime.close();
-    await store.close();
+    store.close();
   });
 
   test('a step whose last row finds no space did not finish: a gate must not freeze its product', async () => {
@@ -268,8 +268,9 @@ describe('Runtime with a full run directory', () => {
     });
     const backend = new WritingBackend(
       new ScriptedBackend([scriptedTurn('sess-1', 'first'), scriptedTurn('sess-2', 'second')]),
-      async (_request, index) => {
+      (_request, index) => {
         full = index === 1;
+        return Promise.resolve();
       },
     );
     const runtime = new Runtime({ workspace: join(dir, 'ws'), config, backend, records });
