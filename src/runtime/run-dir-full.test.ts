@@ -134,9 +134,11 @@ describe('Runtime with a full run directory', () => {
     expect((await runtime.run(spec, 'one')).ok).toBe(true);
 
     full = true;
-    const second = await runtime.run(spec, 'two');
-    // Cut at its first write (the in-flight row): it did not finish, and its session stays resumable.
-    expect(second.ok).toBe(false);
+    // Cut at its first write (the in-flight row): it did not finish, its session stays resumable, and the
+    // step itself says why (it may be the run's last).
+    const second = await rejection(runtime.run(spec, 'two'));
+    expect(isFlowerError(second) && second.code).toBe('RUN_DIR_FULL');
+    expect(runtime.results.at(-1)?.ok).toBe(false);
     expect(runtime.uiErrors).toContain('manifest: Error: ENOSPC: no space left on device, write');
 
     full = false;
@@ -199,10 +201,12 @@ describe('Runtime with a full run directory', () => {
     });
     expect((await runtime.run(spec, 'one')).ok).toBe(true);
     // The scripted turn of the second step would succeed: the refused append cut it before its result.
-    const second = await runtime.run(spec, 'two');
-    expect(second.ok).toBe(false);
-    expect(second.error).toBe('killed-by-signal');
+    const second = await rejection(runtime.run(spec, 'two'));
+    expect(isFlowerError(second) && second.code).toBe('RUN_DIR_FULL');
+    expect(runtime.results.at(-1)?.error).toBe('killed-by-signal');
     expect(appended).toEqual(['sess-1']);
+    // Its row stays unfinished, as a kill leaves it, for the next process to complete from every record.
+    expect(new FileRunRecords(runDir).readRows().map((row) => row.ended_at === 0)).toEqual([false, true]);
     const third = await rejection(runtime.run(spec, 'three'));
     expect(isFlowerError(third) && third.code).toBe('RUN_DIR_FULL');
     expect(backend.scripted.requests).toHaveLength(2);
@@ -237,8 +241,9 @@ describe('Runtime with a full run directory', () => {
     });
     expect((await runtime.run(spec, 'one')).ok).toBe(true);
     expect(JSON.stringify(answers[0])).not.toContain('deny');
-    const second = await runtime.run(spec, 'two');
-    expect(second.ok).toBe(false);
+    const second = await rejection(runtime.run(spec, 'two'));
+    expect(isFlowerError(second) && second.code).toBe('RUN_DIR_FULL');
+    expect(runtime.results.at(-1)?.ok).toBe(false);
     expect(answers[1]).toContainEqual({
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
@@ -275,9 +280,9 @@ describe('Runtime with a full run directory', () => {
     );
     const runtime = new Runtime({ workspace: join(dir, 'ws'), config, backend, records });
     expect((await runtime.run(spec, 'one', { stepName: 'first' })).ok).toBe(true);
-    const second = await runtime.run(spec, 'two', { stepName: 'second' });
-    expect(second.ok).toBe(false);
-    expect(second.error).toBe('killed-by-signal');
+    const second = await rejection(runtime.run(spec, 'two', { stepName: 'second' }));
+    expect(isFlowerError(second) && second.code).toBe('RUN_DIR_FULL');
+    expect(runtime.results.at(-1)?.error).toBe('killed-by-signal');
     // The manifest still holds the row the step wrote while it ran: the rerun resumes it.
     const row = real.readRows().find((each) => each.step === 'second');
     expect(row?.ended_at).toBe(0);

@@ -300,8 +300,11 @@ export class Runtime {
       untieAbort();
       step.interrupt = null;
       if (this.#current === step) {
-        step.result.endedAt = Date.now() / 1000;
-        if (this.#full.error !== null) step.record({ kind: 'killed' });
+        // A step the full run directory cut keeps its row unfinished, as a kill leaves it: the next process
+        // completes it from every record, Claude Code's own transcript included, which may hold an answer
+        // the store had no room for (docs/decisions.md D337, D351).
+        if (this.#full.error === null) step.result.endedAt = Date.now() / 1000;
+        else step.record({ kind: 'killed' });
         this.#current = null;
         if (this.#storeFailure === null) this.results.push(step.result);
       }
@@ -314,6 +317,8 @@ export class Runtime {
     // The store could not be opened: as when it was opened before the step, its error is the answer.
     const failure = this.#failedStore();
     if (failure !== null) throw failure;
+    // The step that found the run directory full says so itself: it may be the run's last.
+    if (this.#full.error !== null) throw this.#full.error;
     return step.result;
   }
 
