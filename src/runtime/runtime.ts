@@ -303,7 +303,7 @@ export class Runtime {
         // A step the full run directory cut keeps its row unfinished, as a kill leaves it: the next process
         // completes it from every record, Claude Code's own transcript included, which may hold an answer
         // the store had no room for (docs/decisions.md D337, D351).
-        if (this.#full.error === null) step.result.endedAt = Date.now() / 1000;
+        if (this.#fullError() === null) step.result.endedAt = Date.now() / 1000;
         else step.record({ kind: 'killed' });
         this.#current = null;
         if (this.#storeFailure === null) this.results.push(step.result);
@@ -313,12 +313,13 @@ export class Runtime {
     // A step the full run directory cut, or whose last row found no space, did not finish: its gate must not
     // freeze what it produced (a brief, a goal) while its row says it is still running
     // (docs/decisions.md D351).
-    if (this.#full.error !== null && step.result.ok) step.record({ kind: 'killed' });
+    if (this.#fullError() !== null && step.result.ok) step.record({ kind: 'killed' });
     // The store could not be opened: as when it was opened before the step, its error is the answer.
     const failure = this.#failedStore();
     if (failure !== null) throw failure;
     // The step that found the run directory full says so itself: it may be the run's last.
-    if (this.#full.error !== null) throw this.#full.error;
+    const full = this.#fullError();
+    if (full !== null) throw full;
     return step.result;
   }
 
@@ -563,6 +564,11 @@ export class Runtime {
   /** Read through a call: the step's awaits may have set it since the check at the start of `run()`. */
   #failedStore(): Error | null {
     return this.#storeFailure;
+  }
+
+  /** Read through a call, as {@link Runtime.#failedStore}: the step's writes may have found no space since. */
+  #fullError(): FlowerError | null {
+    return this.#full.error;
   }
 
   #persist(inFlight: StepRun | null): void {
