@@ -158,7 +158,10 @@ describe('questions and cost', () => {
     mkdirSync(subagents, { recursive: true });
     writeFileSync(
       join(subagents, 'agent-a.jsonl'),
-      JSON.stringify({ type: 'assistant', uuid: 'b1', message: { id: 'msg_local', usage } }) + '\n',
+      JSON.stringify({ type: 'assistant', uuid: 'b1', message: { id: 'msg_local', usage } }) +
+        '\n' +
+        // A line a full disk cut short names the lost answer but holds no usage anyone could price.
+        JSON.stringify({ type: 'assistant', uuid: 'c1', message: { id: 'msg_lost', usage } }).slice(0, 70),
     );
     const lost = unrecordedServed(runDir, served);
     expect(lost.map((message) => message.id)).toEqual(['msg_lost']);

@@ -193,16 +193,30 @@ export function servedCost(served: readonly ServedMessage[]): number {
   return served.reduce((sum, message) => sum + usageCost(message.model, message.usage), 0);
 }
 
-/** The text of every `.jsonl` file under `dir` (Claude Code's own transcripts), joined. */
+/**
+ * The text of every `.jsonl` file under `dir` (Claude Code's own transcripts), joined: only whole lines. A
+ * line a full disk cut short may name an answer's id, but holds nothing any process could read or price.
+ */
 function jsonlText(dir: string): string {
   if (!existsSync(dir)) return '';
   return readdirSync(dir)
     .map((name) => {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) return jsonlText(path);
-      return name.endsWith('.jsonl') ? readFileSync(path, 'utf8') : '';
+      return name.endsWith('.jsonl')
+        ? readFileSync(path, 'utf8').split('\n').filter(isWholeLine).join('\n')
+        : '';
     })
     .join('\n');
+}
+
+function isWholeLine(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -42,6 +42,24 @@ export const STALL_WATCHDOG_SECONDS = 15;
 export const RETRY_AFTER_SECONDS = 1;
 
 /**
+ * How a fault can leave an answer the fake served in no record of the run — so that no process could price
+ * it — or null for a fault that cannot: every record of the answer is flower's to write then, and the cost
+ * check sets nothing aside. A SIGKILL takes Claude Code's transcript buffer and flower alike before the
+ * answer is written (docs/decisions.md D339); a full run directory has no room for it in any record
+ * (the first failed write stops the run; docs/decisions.md D352).
+ */
+export function unrecordedReason(fault: ChaosFault): string | null {
+  switch (fault) {
+    case 'sigkill':
+      return 'in no record when the process group was killed';
+    case 'disk-full':
+      return 'in no record: served while the run directory was full';
+    default:
+      return null;
+  }
+}
+
+/**
  * The answer that replaces the boundary's own for an HTTP or stream fault; null for the faults that are not
  * an answer (`sigkill` acts on the process, `refuse` on the listener).
  */

@@ -26,7 +26,13 @@ import {
   questionsAsked,
   sameFiles,
 } from './chaos-checks.js';
-import { faultResponse, REFUSE_SECONDS, STALL_WATCHDOG_SECONDS, type ChaosFault } from './chaos-fault.js';
+import {
+  faultResponse,
+  REFUSE_SECONDS,
+  STALL_WATCHDOG_SECONDS,
+  unrecordedReason,
+  type ChaosFault,
+} from './chaos-fault.js';
 import { FullDisk } from './full-disk.js';
 import { errorMessage } from '../internal/error-text.js';
 import type { ChaosScenario } from './chaos-scenario.js';
@@ -346,8 +352,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const [boundary, fault] = cases[next++] as [number, ChaosFault];
       const run = await runCase(options, fault, boundary);
       // The cost is the last check: a case that holds every other one fails on a cost other than served,
-      // less the answers a SIGKILL left in no record at all (reported beside it, docs/decisions.md D339).
-      const lost = fault === 'sigkill' ? unrecordedServed(runDir(run.folder), run.served) : [];
+      // less the answers a SIGKILL or a full disk left in no record at all (reported beside it,
+      // docs/decisions.md D339, D352).
+      const unrecordedWhy = unrecordedReason(fault);
+      const lost = unrecordedWhy === null ? [] : unrecordedServed(runDir(run.folder), run.served);
       const cost = costMatches(runDir(run.folder), run.served, lost);
       const failure =
         run.setupFailure ??
@@ -367,7 +375,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         unrecorded:
           lost.length === 0
             ? null
-            : `${lost.length} served answer(s), $${servedCost(lost).toFixed(6)}, in no record when the process group was killed`,
+            : `${lost.length} served answer(s), $${servedCost(lost).toFixed(6)}, ${unrecordedWhy}`,
       };
       if (failure !== null && options.keepFailed === true) {
         writeFileSync(join(run.folder.root, 'requests.json'), JSON.stringify(run.requests, null, 1));

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { HookInput } from '../agent/claude-sdk.js';
-import { journalHooks, type RecordedCall } from './journal-hook.js';
+import { JOURNAL_FAILED_REASON, journalHooks, type RecordedCall } from './journal-hook.js';
 
 function preToolUse(extra: Record<string, unknown> = {}): HookInput {
   return {
@@ -76,12 +76,41 @@ describe('journalHooks', () => {
     expect(order).toEqual(['written', 'answered']);
   });
 
-  test('a journal that cannot be written does not block the call', async () => {
-    const hooks = journalHooks({
-      record: () => {
-        throw new Error('disk full');
+  test('a journal that cannot be written denies the call, after telling the listener why', async () => {
+    const failure = new Error('disk full');
+    const order: string[] = [];
+    const hooks = journalHooks(
+      {
+        record: () => {
+          throw failure;
+        },
+      },
+      Date.now,
+      (error) => order.push(error === failure ? 'heard' : 'other'),
+    );
+    const answer = await hooks.PreToolUse![0]!.hooks[0]!(preToolUse(), 'toolu_1', options);
+    order.push('answered');
+    expect(answer).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: JOURNAL_FAILED_REASON,
       },
     });
-    expect(await hooks.PreToolUse![0]!.hooks[0]!(preToolUse(), 'toolu_1', options)).toEqual({});
+    expect(order).toEqual(['heard', 'answered']);
+  });
+
+  test('a journal on a server that fails denies the call too, and a listener that throws changes nothing', async () => {
+    const callback = journalHooks(
+      { record: () => Promise.reject(new Error('connection lost')) },
+      Date.now,
+      () => {
+        throw new Error('listener broke');
+      },
+    ).PreToolUse![0]!.hooks[0]!;
+    const answer = (await callback(preToolUse(), 'toolu_1', options)) as {
+      hookSpecificOutput?: { permissionDecision?: string };
+    };
+    expect(answer.hookSpecificOutput?.permissionDecision).toBe('deny');
   });
 });

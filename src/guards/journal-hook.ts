@@ -31,25 +31,47 @@ export interface CallRecorder {
 /**
  * Hooks that journal every tool call and leave the decision to the other hooks (the answer is empty). A
  * call without a session or tool-use id cannot be matched to a transcript later and is not journalled.
- * Fail-open: a journal that cannot be written (a full disk) costs that call its crash protection, not the
- * run.
+ * Fail-closed: a call whose row could not be written (a full disk, a server gone) is denied, since a call
+ * that runs unjournalled is one a kill could leave on disk with no trace, for the resumed model to repeat
+ * (docs/decisions.md D349). `onFailure` hears the error first, so a runtime that stops on it (a full run
+ * directory) ends the step before the denial reaches the model.
  */
-export function journalHooks(recorder: CallRecorder, now: () => number = Date.now): HooksConfig {
+export function journalHooks(
+  recorder: CallRecorder,
+  now: () => number = Date.now,
+  onFailure: ((error: unknown) => void) | null = null,
+): HooksConfig {
   const callback: HookCallback = async (
     input: HookInput,
     toolUseId: string | undefined,
   ): Promise<HookJSONOutput> => {
+    const call = recordedCall(input, toolUseId, now);
+    if (call === null) return {};
     try {
-      const call = recordedCall(input, toolUseId, now);
       // Awaited: the tool may not run before its row is durable, wherever the journal lives.
-      if (call !== null) await recorder.record(call);
-    } catch {
-      // Fail-open, as documented above.
+      await recorder.record(call);
+      return {};
+    } catch (error) {
+      try {
+        onFailure?.(error);
+      } catch {
+        // The listener is bookkeeping; the denial below is what keeps the call from running.
+      }
+      return {
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: JOURNAL_FAILED_REASON,
+        },
+      };
     }
-    return {};
   };
   return { PreToolUse: [{ hooks: [callback] }] };
 }
+
+/** What the model reads for a call the journal could not record: not run, and why, in one sentence. */
+export const JOURNAL_FAILED_REASON =
+  'flower could not record this call in its tool journal, so it did not run it; try the call again.';
 
 function recordedCall(
   input: HookInput,

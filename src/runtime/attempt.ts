@@ -56,6 +56,11 @@ export interface AttemptDeps {
   env?: Env | null;
   /** The tool journal, where a break writes the calls it cut off unanswered (docs/decisions.md D335); none: null. */
   journal?: CallRecorder | null;
+  /**
+   * Hears a transcript append the store refused: a full run directory stops the run there
+   * (docs/decisions.md D350). None: null.
+   */
+  onWriteFailed?: ((error: unknown) => void) | null;
 }
 
 /** Runs one attempt of `run`; never throws. Returns how it ended, also left in `run.result.outcome`. */
@@ -96,6 +101,9 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
 
   ledger.beginQuery(0);
   const store = observeStore(redactingStore(deps.store, credentialValues(deps.env ?? {})), {
+    onAppendFailed(_key, error) {
+      deps.onWriteFailed?.(error);
+    },
     onAppend(key, entries) {
       run.attribution.add(storeKeyText(key), entries);
       result.costBy = stepCostBy(run.attribution.breakdown());
@@ -206,12 +214,12 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
         priceStreamed();
         // Closing the query refuses a call the model just asked for before the gate (and its journal hook)
         // sees it, but the closing child may still show it to the model: journal it so no load loses it.
-        if (deps.journal) await unanswered.journal(deps.journal);
+        if (deps.journal) await unanswered.journal(deps.journal, Date.now, deps.onWriteFailed ?? null);
         break;
       }
       if (run.interrupt !== null) {
         interrupted = true;
-        if (deps.journal) await unanswered.journal(deps.journal);
+        if (deps.journal) await unanswered.journal(deps.journal, Date.now, deps.onWriteFailed ?? null);
         break;
       }
       // After a retry the child's total is no truth (docs/decisions.md D354): flower's own figure stands, so

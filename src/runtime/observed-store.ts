@@ -11,6 +11,11 @@ import type { SessionKey, SessionStore, SessionStoreEntry } from '../agent/claud
 export interface StoreObserver {
   /** After the store committed `entries` under `key`. */
   onAppend?(key: SessionKey, entries: readonly SessionStoreEntry[]): void;
+  /**
+   * The store refused `entries` under `key` (the SDK then drops them and goes on): heard before the error
+   * goes back to the SDK, so a runtime that stops on it (a full run directory) ends the step at once.
+   */
+  onAppendFailed?(key: SessionKey, error: unknown): void;
   /** After the store answered a load of `key` (`null`: nothing stored there). */
   onLoad?(key: SessionKey, entries: readonly SessionStoreEntry[] | null): void;
 }
@@ -26,7 +31,12 @@ export function observeStore(store: SessionStore, observer: StoreObserver): Sess
   };
   const observed: SessionStore = {
     async append(key, entries) {
-      await store.append(key, entries);
+      try {
+        await store.append(key, entries);
+      } catch (error) {
+        quietly(() => observer.onAppendFailed?.(key, error));
+        throw error;
+      }
       quietly(() => observer.onAppend?.(key, entries));
     },
     async load(key) {

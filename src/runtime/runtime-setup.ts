@@ -46,6 +46,12 @@ export interface AttemptContext {
   journal?: CallRecorder | null;
   /** Resolves once the store's spill files are on disk: the gate holds every tool call until then. */
   spillsWritten?: (() => Promise<void>) | null;
+  /**
+   * Hears a write to the run directory that failed — the journal's row of a call, a transcript append —
+   * before the call is denied or the append dropped: a full run directory stops the run there
+   * (docs/decisions.md D350).
+   */
+  onWriteFailed?: ((error: unknown) => void) | null;
 }
 
 /**
@@ -104,7 +110,8 @@ export function attemptOptions(
 ): Options {
   // Claude Code runs no tool before every PreToolUse hook has answered, so the journal's place in the list
   // does not matter for its promise; last, it leaves the gate first for code that looks the gate up.
-  const journal = context.journal == null ? null : journalHooks(context.journal);
+  const journal =
+    context.journal == null ? null : journalHooks(context.journal, Date.now, context.onWriteFailed ?? null);
   const spills = context.spillsWritten == null ? null : spillsWrittenHooks(context.spillsWritten);
   // The budget gate goes first: once the cap closes, nothing else need be asked.
   const gate = budget === null ? null : toHooks(...budgetGuards(budget));

@@ -48,7 +48,7 @@ import type { Workbench } from '../workbench/workbench.js';
 import type { HandoffPolicy } from './handoff-policy.js';
 import { endProcessesOf, OWN_TOKEN, RunProcesses } from './run-processes.js';
 import { leaseLostText, type LeaseAnswers, type RunLease } from './run-lease.js';
-import { isNoSpaceError, runDirFullText } from './run-dir-full.js';
+import { RunDirFull } from './run-dir-full.js';
 import { unsandboxedWarning } from './session-sandbox.js';
 import { loopDeps, loopStart, startStep, tieAbort, type RunWiring } from './step-wiring.js';
 import { priceGuessWarning } from './price-warning.js';
@@ -111,8 +111,8 @@ export class Runtime {
   readonly #processes: RunProcesses;
   /** The run's lease when the caller took one: no step starts without it. */
   readonly #lease: RunLease<LeaseAnswers> | null;
-  /** Set once a manifest write found the run directory full: the run stops (docs/decisions.md D341). */
-  #full: FlowerError | null = null;
+  /** Set once a write found the run directory full: the run stops (docs/decisions.md D341, D350). */
+  readonly #full: RunDirFull;
   /** The workbench block last sent to each session (decisions.md D20). */
   readonly #indexSent = new Map<string, string>();
   /** The tail of the record writes to an asynchronous store (PostgreSQL): each starts after the last. */
@@ -154,6 +154,13 @@ export class Runtime {
     // Holding the run's lease, this process drives the run; another host's record cannot
     // (docs/decisions.md D464).
     this.#processes = new RunProcesses(this.runDir, this.runId, { leased: options.lease != null });
+    // Aborting alone only interrupts Claude Code, which may still send a request nothing can record: its
+    // processes (and their tools) are ended first.
+    this.#full = new RunDirFull(this.runDir, (error) => {
+      if (this.#current === null) return;
+      endProcessesOf(OWN_TOKEN);
+      this.#current.controller.abort(error);
+    });
     this.#lease = options.lease ?? null;
     // Lost (another process took over): the turn in flight is cut, so this process writes nothing more.
     // Aborting alone only interrupts Claude Code, which may still send the turn's tool results; its
@@ -269,7 +276,7 @@ export class Runtime {
       this.#refuseIfBusy();
       if (!held) throw this.#leaseLost();
     } else if (!renewed) throw this.#leaseLost();
-    if (this.#full !== null) throw this.#full;
+    if (this.#full.error !== null) throw this.#full.error;
     this.#claimResume(options.resume ?? null);
     const wiring = this.#wiring();
     const step = startStep(spec, options, wiring);
@@ -295,15 +302,26 @@ export class Runtime {
       untieAbort();
       step.interrupt = null;
       if (this.#current === step) {
-        step.result.endedAt = Date.now() / 1000;
+        // A step the full run directory cut keeps its row unfinished, as a kill leaves it: the next process
+        // completes it from every record, Claude Code's own transcript included, which may hold an answer
+        // the store had no room for (docs/decisions.md D337, D351).
+        if (this.#fullError() === null) step.result.endedAt = Date.now() / 1000;
+        else step.record({ kind: 'killed' });
         this.#current = null;
         if (this.#storeFailure === null) this.results.push(step.result);
       }
       this.#persist(null);
     }
+    // A step the full run directory cut, or whose last row found no space, did not finish: its gate must not
+    // freeze what it produced (a brief, a goal) while its row says it is still running
+    // (docs/decisions.md D351).
+    if (this.#fullError() !== null && step.result.ok) step.record({ kind: 'killed' });
     // The store could not be opened: as when it was opened before the step, its error is the answer.
     const failure = this.#failedStore();
     if (failure !== null) throw failure;
+    // The step that found the run directory full says so itself: it may be the run's last.
+    const full = this.#fullError();
+    if (full !== null) throw full;
     return step.result;
   }
 
@@ -489,6 +507,7 @@ export class Runtime {
       sandbox: this.#sandbox,
       journal: journalOf(this.store),
       spillsWritten: spillsOf(this.store),
+      onWriteFailed: (error) => this.#full.note(error),
     };
   }
 
@@ -549,6 +568,11 @@ export class Runtime {
     return this.#storeFailure;
   }
 
+  /** Read through a call, as {@link Runtime.#failedStore}: the step's writes may have found no space since. */
+  #fullError(): FlowerError | null {
+    return this.#full.error;
+  }
+
   #persist(inFlight: StepRun | null): void {
     // Nothing is recorded of a step whose store could not be opened: the run stops as if it never began.
     if (this.#storeFailure !== null) return;
@@ -577,8 +601,6 @@ export class Runtime {
    */
   #manifestFailed(error: unknown): void {
     this.uiErrors.push(`manifest: ${errorText(error)}`);
-    if (this.#full !== null || !isNoSpaceError(error)) return;
-    this.#full = new FlowerError('RUN_DIR_FULL', runDirFullText(this.runDir), { cause: error });
-    this.#current?.controller.abort(this.#full);
+    this.#full.note(error);
   }
 }

@@ -123,6 +123,7 @@ export function loopDeps(
     wantedModel: wantedModel(spec, wiring.env),
     runSpentBefore,
     journal: wiring.attemptContext().journal ?? null,
+    onWriteFailed: wiring.attemptContext().onWriteFailed ?? null,
     options: (plan, sessionStore) =>
       tie(
         attemptOptions(

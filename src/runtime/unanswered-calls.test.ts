@@ -87,13 +87,21 @@ describe('UnansweredCalls', () => {
     });
     expect(recorded).toEqual([]);
     unanswered.observe({ type: 'system', session_id: 'session-1' });
+    const failure = new Error('disk full');
+    const heard: unknown[] = [];
     await expect(
-      unanswered.journal({
-        record: () => {
-          throw new Error('disk full');
+      unanswered.journal(
+        {
+          record: () => {
+            throw failure;
+          },
         },
-      }),
+        Date.now,
+        (error) => heard.push(error),
+      ),
     ).resolves.toBeUndefined();
+    // The runtime hears it: a full run directory stops the run before the query closes.
+    expect(heard).toEqual([failure]);
     await unanswered.journal({
       record: (call) => {
         recorded.push(call.toolUseId);

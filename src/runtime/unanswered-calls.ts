@@ -63,17 +63,28 @@ export class UnansweredCalls {
 
   /**
    * Journals every unanswered call (a call the gate already journalled keeps its first row). Fail-open, like
-   * the gate's journal hook: a journal that cannot be written costs the call its crash protection only.
+   * the gate's journal hook once was: these calls were never let through, so a row that cannot be written
+   * costs the call its trace only. `onFailure` hears each failed write before the query closes — a full run
+   * directory stops the run there, before Claude Code can send the refusal in a request nothing can record
+   * (docs/decisions.md D350).
    */
-  async journal(recorder: CallRecorder, now: () => number = Date.now): Promise<void> {
+  async journal(
+    recorder: CallRecorder,
+    now: () => number = Date.now,
+    onFailure: ((error: unknown) => void) | null = null,
+  ): Promise<void> {
     const sessionId = this.#sessionId;
     if (sessionId === null) return;
     for (const [toolUseId, call] of this.#pending) {
       try {
         // A journal on a server answers with a promise: the row is on the server before the query closes.
         await recorder.record({ sessionId, toolUseId, agentId: null, ...call, startedAt: now() });
-      } catch {
-        // Fail-open, as documented above.
+      } catch (error) {
+        try {
+          onFailure?.(error);
+        } catch {
+          // The listener is bookkeeping; the break goes on either way.
+        }
       }
     }
   }
