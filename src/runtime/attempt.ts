@@ -26,6 +26,7 @@ import { StallWatchdog } from './stall-watchdog.js';
 import { UnansweredCalls } from './unanswered-calls.js';
 import { usageLimitInText, usageLimitOf } from './usage-limit.js';
 import { FinalUsage } from './final-usage.js';
+import { settlingStore } from './worker-fault.js';
 import { errorOutcome, type EndedOutcome, type StepOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
 
@@ -71,6 +72,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   let handoffDue = false;
   run.record({ kind: 'unfinished' });
   run.usageLimit = null;
+  run.workerFault = null;
 
   // The attempt's own controller: the watchdog aborts this query only; a run abort reaches it too.
   const controller = new AbortController();
@@ -95,7 +97,12 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   };
 
   ledger.beginQuery(0);
-  const store = observeStore(redactingStore(deps.store, credentialValues(deps.env ?? {})), {
+  // A worker cut off by the network leaves no API-error text in the store (docs/decisions.md D344).
+  const settled = settlingStore(
+    redactingStore(deps.store, credentialValues(deps.env ?? {})),
+    run.faultedDispatches,
+  );
+  const store = observeStore(settled, {
     onAppend(key, entries) {
       run.attribution.add(storeKeyText(key), entries);
       result.costBy = stepCostBy(run.attribution.breakdown());
@@ -164,7 +171,27 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   /** This query's streamed responses, by message id: an assistant message has a stored entry's shape. */
   const streamedAssistants = new Map<string, SessionStoreEntry>();
   const finalUsage = new FinalUsage();
+  // The query closes before the store's mirror of the responses just streamed may arrive (it runs a little
+  // behind): price them from the stream, once per message id, so the step's figure has them. Only whole
+  // answers, at their final usage: the streamed copy carries the start's output count.
+  const priceStreamed = (): void => {
+    let priced = false;
+    for (const streamedMessage of streamedAssistants.values()) {
+      const whole = finalUsage.completed(streamedMessage);
+      if (whole !== null) priced = ledger.noteStored(whole) || priced;
+    }
+    if (priced) reportCost();
+  };
   let query: AgentQuery | null = null;
+  // A worker cut off by the network closes the query before the coordinator's next request (D344). Closed,
+  // not aborted: an abort answers the hook that holds the child back, and the child sends that request.
+  run.stopAttempt = () => {
+    try {
+      query?.close();
+    } catch (error) {
+      run.recordUiError('close', error);
+    }
+  };
   try {
     query = deps.backend.query(
       { prompt: plan.prompt, options: deps.options(plan, store) },
@@ -188,15 +215,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       // A result ends the turn anyway: let it through rather than hand off a finished step.
       if (run.handoff?.due === true && result.sessionId !== null && message.type !== 'result') {
         handoffDue = true;
-        // The query closes before the store's mirror of the responses just streamed may arrive (it runs a
-        // little behind): price them from the stream, once per message id, so the step's figure has them.
-        // Only whole answers, at their final usage: the streamed copy carries the start's output count.
-        let priced = false;
-        for (const streamedMessage of streamedAssistants.values()) {
-          const whole = finalUsage.completed(streamedMessage);
-          if (whole !== null) priced = ledger.noteStored(whole) || priced;
-        }
-        if (priced) reportCost();
+        priceStreamed();
         // Closing the query refuses a call the model just asked for before the gate (and its journal hook)
         // sees it, but the closing child may still show it to the model: journal it so no load loses it.
         if (deps.journal) await unanswered.journal(deps.journal);
@@ -225,6 +244,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       run.record(errorOutcome(errorText(error)));
     }
   } finally {
+    run.stopAttempt = null;
     watchdog.stop();
     run.controller.signal.removeEventListener('abort', onRunAbort);
     try {
@@ -232,6 +252,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     } catch (error) {
       run.recordUiError('close', error);
     }
+    if (run.workerFault !== null) priceStreamed();
     ledger.endQuery();
     result.costUsd = ledger.usd;
   }
@@ -245,6 +266,12 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     run.record({ kind: 'handoff-due' });
   } else if (run.aborted && !result.ok) {
     run.record({ kind: 'killed' });
+  } else if (run.workerFault !== null && !run.aborted) {
+    // The hook stopped the turn on a worker cut off by the network: whatever the result said, the step is
+    // not done, and the fault is one to wait out and resume (docs/decisions.md D344).
+    const message = `a worker was cut off: ${run.workerFault}`;
+    run.record({ kind: 'error', errorKind: 'transient', message });
+    result.errors.push(message);
   } else if (stalledFor !== null && !result.ok) {
     // A stall is a transient error that counts as an attempt and is kept in `errors` (decisions.md D30).
     run.record({ kind: 'stalled', idleS: stalledFor });

@@ -133,6 +133,7 @@ export function loopDeps(
           (event) => step.emit(event),
           step.result.step,
           step.budgetGate,
+          (toolUseId, error) => step.workerCutOff(toolUseId, error),
         ),
         wiring.processes,
         wiring.lease,
