@@ -75,6 +75,8 @@ export class StepRun {
   workerFault: string | null = null;
   /** Closes the current attempt's query (set while one runs). */
   stopAttempt: (() => void) | null = null;
+  /** The Claude Code child of the latest attempt, or null. */
+  childPid: number | null = null;
   /** The API said a usage limit is reached during the last attempt, and when it resets; else null. */
   usageLimit: { resetsAt: number; limit: string | null } | null = null;
   /** The served model was checked against the wanted one (once per step). */

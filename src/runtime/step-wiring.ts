@@ -137,7 +137,10 @@ export function loopDeps(
         ),
         wiring.processes,
         wiring.lease,
-        () => wiring.spawned(),
+        (pid) => {
+          step.childPid = pid;
+          wiring.spawned();
+        },
       ),
     relay:
       wiring.workbench !== null && spec.workbench ? new IndexRelay(wiring.workbench, wiring.indexSent) : null,
@@ -154,13 +157,13 @@ function tie(
   options: Options,
   processes: RunProcesses,
   lease: RunLease<LeaseAnswers> | null,
-  spawned: () => void,
+  spawned: (pid: number) => void,
 ): Options {
   options.spawnClaudeCodeProcess = tiedSpawn({
     token: OWN_TOKEN,
     onSpawn: (pid) => {
       processes.addChild(pid);
-      spawned();
+      spawned(pid);
     },
     onExit: (pid) => processes.removeChild(pid),
   });

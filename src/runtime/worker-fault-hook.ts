@@ -1,7 +1,7 @@
 /**
  * The hook that notices a worker cut off by the network (docs/decisions.md D344, `worker-fault.ts`): after a
  * dispatch on the main thread fails or returns, it reads the answer; when that is Claude Code's API-error
- * text for a transient fault, it tells flower, which closes the query, and never answers. Claude Code waits
+ * text for a transient fault, it tells flower, which ends the child, and never answers. Claude Code waits
  * for the hook before its next request, so the coordinator is never sent the error. (An answer of
  * `continue: false` does not do it: after a failed dispatch Claude Code still sends the next request, as
  * measured with the `refuse` fault of `flower chaos`.)
@@ -17,7 +17,7 @@ const DISPATCH_TOOLS = new Set(['Agent', 'Task']);
 
 /**
  * Hooks on the dispatch tools that call `onFault(toolUseId, error)` for a dispatch whose worker ended on a
- * transient API error and hold their answer until `onFault`'s promise settles: flower closes the query
+ * transient API error and hold their answer until `onFault`'s promise settles: flower ends the child
  * meanwhile, so no further request is sent. Other dispatches are answered at once with no opinion.
  */
 export function workerFaultHooks(onFault: (toolUseId: string, error: string) => Promise<void>): HooksConfig {
