@@ -72,7 +72,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   let handoffDue = false;
   run.record({ kind: 'unfinished' });
   run.usageLimit = null;
-  run.workerFault = null;
+  run.clearWorkerFault();
 
   // The attempt's own controller: the watchdog aborts this query only; a run abort reaches it too.
   const controller = new AbortController();

@@ -142,6 +142,11 @@ export class StepRun {
     }
   }
 
+  /** A new attempt starts with no worker cut off. */
+  clearWorkerFault(): void {
+    this.workerFault = null;
+  }
+
   /**
    * A dispatch of the current attempt came back with its worker cut off by the network (docs/decisions.md
    * D344): noted, and the attempt's query closed. The promise never settles while an attempt runs, so the

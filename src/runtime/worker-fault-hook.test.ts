@@ -7,23 +7,21 @@ const REFUSED =
   'blocking it (ECONNREFUSED) (error type server_error)';
 
 const base = { session_id: 's', transcript_path: '/t', cwd: '/w' };
-const failure = (error: string, extra: Record<string, unknown> = {}): HookInput =>
-  ({
-    ...base,
-    hook_event_name: 'PostToolUseFailure',
-    tool_name: 'Agent',
-    tool_input: {},
-    tool_use_id: 'toolu_d',
-    error,
-    ...extra,
-  }) as HookInput;
+const failure = (error: string, extra: Record<string, unknown> = {}): HookInput => ({
+  ...base,
+  hook_event_name: 'PostToolUseFailure',
+  tool_name: 'Agent',
+  tool_input: {},
+  tool_use_id: 'toolu_d',
+  error,
+  ...extra,
+});
 
 describe('faultOf', () => {
   test("reads a failed dispatch's error and a returned dispatch's answer", () => {
-    expect(faultOf(failure(REFUSED))).toEqual({
-      toolUseId: 'toolu_d',
-      error: expect.stringMatching(/^API Error: Connection refused/) as unknown as string,
-    });
+    const fault = faultOf(failure(REFUSED));
+    expect(fault?.toolUseId).toBe('toolu_d');
+    expect(fault?.error).toMatch(/^API Error: Connection refused .* \(ECONNREFUSED\)/);
     const returned = {
       ...base,
       hook_event_name: 'PostToolUse',
@@ -39,7 +37,7 @@ describe('faultOf', () => {
     expect(faultOf(failure(REFUSED, { tool_name: 'Bash' }))).toBeNull();
     expect(faultOf(failure(REFUSED, { agent_id: 'a1' }))).toBeNull();
     expect(faultOf(failure('Agent terminated early due to an API error: API Error: 401 bad key'))).toBeNull();
-    expect(faultOf({ ...base, hook_event_name: 'Stop', stop_hook_active: false } as HookInput)).toBeNull();
+    expect(faultOf({ ...base, hook_event_name: 'Stop', stop_hook_active: false })).toBeNull();
   });
 });
 

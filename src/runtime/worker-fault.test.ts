@@ -47,13 +47,12 @@ describe('answerText', () => {
   });
 });
 
-const resultEntry = (id: string, content: string): SessionStoreEntry =>
-  ({
-    type: 'user',
-    uuid: 'u1',
-    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, is_error: true }] },
-    toolUseResult: `Error: ${content}`,
-  }) as unknown as SessionStoreEntry;
+const resultEntry = (id: string, content: string): SessionStoreEntry => ({
+  type: 'user',
+  uuid: 'u1',
+  message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, is_error: true }] },
+  toolUseResult: `Error: ${content}`,
+});
 
 describe('settleWorkerFaults', () => {
   test("replaces a faulted dispatch's result, and Claude Code's copy of it, by the journal's answer", () => {
