@@ -183,7 +183,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     if (priced) reportCost();
   };
   let query: AgentQuery | null = null;
-  // A worker cut off by the network ends the child before the coordinator's next request (D344). Killed
+  // A worker cut off by the network ends the child before the coordinator's next request (docs/decisions.md D344). Killed
   // first: closing the query (or aborting it) cancels the hook that holds the child back, and the child then
   // sends that request before it exits — measured with the `refuse` fault of `flower chaos`.
   run.stopAttempt = () => {

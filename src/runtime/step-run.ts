@@ -69,7 +69,7 @@ export class StepRun {
   budgetStop: (BudgetCrossing & { reason: string }) | null = null;
   /** The budget gate ended the main thread's turn: the attempt ends as a budget stop. */
   budgetHalted = false;
-  /** Dispatches whose worker the network cut off (tool-use ids): their stored results are settled (D344). */
+  /** Dispatches whose worker the network cut off (tool-use ids): stored results settled (docs/decisions.md D344). */
   readonly faultedDispatches = new Set<string>();
   /** The API error that cut off a worker in the current attempt, or null: the attempt ends transient. */
   workerFault: string | null = null;
@@ -148,9 +148,9 @@ export class StepRun {
   }
 
   /**
-   * A dispatch of the current attempt came back with its worker cut off by the network (docs/decisions.md
-   * D344): noted, and the attempt's query closed. The promise never settles while an attempt runs, so the
-   * hook waiting on it never answers the closing child and no further request is sent.
+   * A dispatch of the current attempt came back with its worker cut off by the network: noted, and the
+   * attempt's child ended (docs/decisions.md D344). The promise never settles while an attempt runs, so the
+   * hook waiting on it never answers the child and no further request is sent.
    */
   workerCutOff(toolUseId: string, error: string): Promise<void> {
     this.faultedDispatches.add(toolUseId);

@@ -1,5 +1,5 @@
-// A worker cut off by the network (issue 16, the `refuse` fault at a worker's boundary; docs/decisions.md
-// D344): the demo's go path runs as `flower go` against the fake Messages API, and when the `coder` worker
+// A worker cut off by the network (issue 16, the `refuse` fault at a worker's boundary, docs/decisions.md D344):
+// the demo's go path runs as `flower go` against the fake Messages API, and when the `coder` worker
 // sends its second request the fake's port closes for 3 s. Claude Code gives the worker's request up after
 // its own two retries and answers the dispatch with "API Error: Connection refused"; flower must hold that
 // back from the coordinator, wait for the endpoint, and resume the coordinator's session — which looks at the
