@@ -26,6 +26,7 @@ import { StallWatchdog } from './stall-watchdog.js';
 import { UnansweredCalls } from './unanswered-calls.js';
 import { usageLimitInText, usageLimitOf } from './usage-limit.js';
 import { FinalUsage } from './final-usage.js';
+import { settlingStore } from './worker-fault.js';
 import { errorOutcome, type EndedOutcome, type StepOutcome } from './step-outcome.js';
 import type { StepRun } from './step-run.js';
 
@@ -76,6 +77,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   let handoffDue = false;
   run.record({ kind: 'unfinished' });
   run.usageLimit = null;
+  run.clearWorkerFault();
 
   // The attempt's own controller: the watchdog aborts this query only; a run abort reaches it too.
   const controller = new AbortController();
@@ -100,7 +102,12 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   };
 
   ledger.beginQuery(0);
-  const store = observeStore(redactingStore(deps.store, credentialValues(deps.env ?? {})), {
+  // A worker cut off by the network leaves no API-error text in the store (docs/decisions.md D344).
+  const settled = settlingStore(
+    redactingStore(deps.store, credentialValues(deps.env ?? {})),
+    run.faultedDispatches,
+  );
+  const store = observeStore(settled, {
     onAppendFailed(_key, error) {
       deps.onWriteFailed?.(error);
     },
@@ -186,6 +193,22 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
   };
   let retried = false;
   let query: AgentQuery | null = null;
+  // A worker cut off by the network ends the child before the coordinator's next request
+  // (docs/decisions.md D344). Killed first: closing the query (or aborting it) cancels the hook that holds the
+  // child back, and the child then sends that request before it exits — measured with the `refuse` fault of
+  // `flower chaos`.
+  run.stopAttempt = () => {
+    try {
+      if (run.childPid !== null) process.kill(run.childPid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+    try {
+      query?.close();
+    } catch (error) {
+      run.recordUiError('close', error);
+    }
+  };
   try {
     query = deps.backend.query(
       { prompt: plan.prompt, options: deps.options(plan, store) },
@@ -247,6 +270,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
       run.record(errorOutcome(errorText(error)));
     }
   } finally {
+    run.stopAttempt = null;
     watchdog.stop();
     run.controller.signal.removeEventListener('abort', onRunAbort);
     try {
@@ -254,6 +278,7 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     } catch (error) {
       run.recordUiError('close', error);
     }
+    if (run.workerFault !== null) priceStreamed();
     ledger.endQuery();
     result.costUsd = ledger.usd;
   }
@@ -267,6 +292,12 @@ export async function runAttempt(run: StepRun, plan: AttemptPlan, deps: AttemptD
     run.record({ kind: 'handoff-due' });
   } else if (run.aborted && !result.ok) {
     run.record({ kind: 'killed' });
+  } else if (run.workerFault !== null && !run.aborted) {
+    // The hook stopped the turn on a worker cut off by the network: whatever the result said, the step is
+    // not done, and the fault is one to wait out and resume (docs/decisions.md D344).
+    const message = `a worker was cut off: ${run.workerFault}`;
+    run.record({ kind: 'error', errorKind: 'transient', message });
+    result.errors.push(message);
   } else if (stalledFor !== null && !result.ok) {
     // A stall is a transient error that counts as an attempt and is kept in `errors` (decisions.md D30).
     run.record({ kind: 'stalled', idleS: stalledFor });

@@ -26,6 +26,7 @@ import type { Emitted } from './describe-event.js';
 import { HandoffPolicy } from './handoff-policy.js';
 import { Resilience } from './resilience.js';
 import { sessionSandbox } from './session-sandbox.js';
+import { workerFaultHooks } from './worker-fault-hook.js';
 import type { ResilienceSettings } from './resilience-settings.js';
 
 /** The runtime's fixed part of every attempt's options. */
@@ -107,6 +108,7 @@ export function attemptOptions(
   onEvent: ((event: Emitted) => void) | null = null,
   step: string | null = null,
   budget: BudgetGate | null = null,
+  onWorkerFault: ((toolUseId: string, error: string) => Promise<void>) | null = null,
 ): Options {
   // Claude Code runs no tool before every PreToolUse hook has answered, so the journal's place in the list
   // does not matter for its promise; last, it leaves the gate first for code that looks the gate up.
@@ -115,7 +117,18 @@ export function attemptOptions(
   const spills = context.spillsWritten == null ? null : spillsWrittenHooks(context.spillsWritten);
   // The budget gate goes first: once the cap closes, nothing else need be asked.
   const gate = budget === null ? null : toHooks(...budgetGuards(budget));
-  const hooks = mergeHooks(gate, spec.hooks, gateHooks(context, spec, onEvent, step), journal, spills);
+  // A worker cut off by the network is waited out like any network fault, which needs the resilience layer
+  // (docs/decisions.md D344); without it the coordinator sees the error, as Claude Code reports it.
+  const workerFaults =
+    onWorkerFault === null || !context.resilience.enabled ? null : workerFaultHooks(onWorkerFault);
+  const hooks = mergeHooks(
+    gate,
+    spec.hooks,
+    gateHooks(context, spec, onEvent, step),
+    journal,
+    spills,
+    workerFaults,
+  );
   const compact = spec.compact ?? (context.handoff ? new CompactPolicy({ mode: 'no_summary' }) : null);
   const maxBudgetUsd = plan.budget.kind === 'capped' ? plan.budget.capUsd : null;
   const effective: AgentSpec = { ...spec, hooks, compact, maxBudgetUsd };

@@ -69,6 +69,14 @@ export class StepRun {
   budgetStop: (BudgetCrossing & { reason: string }) | null = null;
   /** The budget gate ended the main thread's turn: the attempt ends as a budget stop. */
   budgetHalted = false;
+  /** Dispatches whose worker the network cut off (tool-use ids): stored results settled (docs/decisions.md D344). */
+  readonly faultedDispatches = new Set<string>();
+  /** The API error that cut off a worker in the current attempt, or null: the attempt ends transient. */
+  workerFault: string | null = null;
+  /** Closes the current attempt's query (set while one runs). */
+  stopAttempt: (() => void) | null = null;
+  /** The Claude Code child of the latest attempt, or null. */
+  childPid: number | null = null;
   /** The API said a usage limit is reached during the last attempt, and when it resets; else null. */
   usageLimit: { resetsAt: number; limit: string | null } | null = null;
   /** The served model was checked against the wanted one (once per step). */
@@ -132,6 +140,25 @@ export class StepRun {
     } finally {
       this.#muted = false;
     }
+  }
+
+  /** A new attempt starts with no worker cut off. */
+  clearWorkerFault(): void {
+    this.workerFault = null;
+  }
+
+  /**
+   * A dispatch of the current attempt came back with its worker cut off by the network: noted, and the
+   * attempt's child ended (docs/decisions.md D344). The promise never settles while an attempt runs, so the
+   * hook waiting on it never answers the child and no further request is sent.
+   */
+  workerCutOff(toolUseId: string, error: string): Promise<void> {
+    this.faultedDispatches.add(toolUseId);
+    this.workerFault = error;
+    const stop = this.stopAttempt;
+    if (stop === null) return Promise.resolve();
+    stop();
+    return new Promise<void>(() => undefined);
   }
 
   /** Records a session id the SDK reported; a new one is passed on at once and the row written. */

@@ -134,10 +134,14 @@ export function loopDeps(
           (event) => step.emit(event),
           step.result.step,
           step.budgetGate,
+          (toolUseId, error) => step.workerCutOff(toolUseId, error),
         ),
         wiring.processes,
         wiring.lease,
-        () => wiring.spawned(),
+        (pid) => {
+          step.childPid = pid;
+          wiring.spawned();
+        },
       ),
     relay:
       wiring.workbench !== null && spec.workbench ? new IndexRelay(wiring.workbench, wiring.indexSent) : null,
@@ -154,13 +158,13 @@ function tie(
   options: Options,
   processes: RunProcesses,
   lease: RunLease<LeaseAnswers> | null,
-  spawned: () => void,
+  spawned: (pid: number) => void,
 ): Options {
   options.spawnClaudeCodeProcess = tiedSpawn({
     token: OWN_TOKEN,
     onSpawn: (pid) => {
       processes.addChild(pid);
-      spawned();
+      spawned(pid);
     },
     onExit: (pid) => processes.removeChild(pid),
   });
