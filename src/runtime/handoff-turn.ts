@@ -55,6 +55,10 @@ export async function handOff(
   }
 
   let why = options.forced;
+  // What the person is told of a failed writing turn; the document says only that it failed, since the
+  // successor reads the document and an API error's text is not for the model (as the resume prompt carries
+  // no error detail).
+  let failure: string | null = null;
   let document: HandoffDocument | null = null;
   if (why === null && retiring !== null) {
     const textBefore = result.text;
@@ -72,7 +76,8 @@ export async function handOff(
       document = HandoffDocument.parse(result.text);
       if (!document.complete()) why = `missing ${document.missing().join(', ')}`;
     } else {
-      why = result.error ?? 'the writing turn failed';
+      why = 'the writing turn failed';
+      failure = result.error;
     }
     result.text = textBefore;
   } else if (why === null) {
@@ -81,7 +86,7 @@ export async function handOff(
   if (why !== null || document === null) {
     const reason = why ?? 'no document';
     document = HandoffDocument.degraded(result.step, options.originalPrompt, { why: reason });
-    result.errors.push(`handoff degraded (${reason})`);
+    result.errors.push(`handoff degraded (${failure ?? reason})`);
   }
 
   let path = '';

@@ -160,6 +160,23 @@ describe('Runtime handoff', () => {
     expect(backend.requests[2]?.prompt).toContain('Write the parser.');
   });
 
+  test("a writing turn that failed on the network leaves the error's text out of the document", async () => {
+    const { runtime, backend } = runtimeOn([
+      busyTurn('s1', 60_000),
+      [sdkErrorResult(['API Error: Connection refused'], { sessionId: 's1' })],
+      scriptedTurn('s2', 'Looked at the scene; done.'),
+    ]);
+    const result = await runtime.run(spec, 'Write the parser.');
+    const successor = backend.requests.at(-1)?.prompt ?? '';
+    expect(successor).toContain('[DEGRADED: handoff not written]');
+    expect(successor).toContain('the writing turn failed');
+    expect(successor).not.toContain('API Error');
+    const path = join(dir, 'ws', '.flower', 'notes', 'handoff-work.md');
+    expect(readFileSync(path, 'utf8')).not.toContain('API Error');
+    // The person still learns why.
+    expect(result.errors.some((error) => error.includes('Connection refused'))).toBe(true);
+  });
+
   test('two degraded handoffs in a row stop the step with the diagnosis', async () => {
     const { runtime } = runtimeOn([
       busyTurn('s1', 60_000),
