@@ -102,6 +102,52 @@ async function loadedBy(
   };
 }
 
+/** What {@link hookedOnce} hands its check: the run, the lines its hook wrote in order, and the workspace. */
+interface HookedRun {
+  run: { exitCode?: number | undefined; stdout: unknown; stderr: unknown };
+  lines: string[];
+  workspace: string;
+}
+
+/**
+ * Runs the built CLI's `flower <args>` against a fake API scripted with `turns`, with a preload hook whose
+ * source `hook` builds from the order file's path and the workspace (the hook appends a line there for each
+ * thing it sees), and hands the outcome to `check` while the workspace still exists.
+ */
+async function hookedOnce(
+  options: {
+    turns: Parameters<typeof scriptTurns>[0];
+    args: string[];
+    hook: (order: string, workspace: string) => string[];
+  },
+  check: (outcome: HookedRun) => void,
+): Promise<void> {
+  const server = await FakeAnthropicServer.start(scriptTurns(options.turns));
+  const environment = await scratchEnvironment({ baseUrl: server.url });
+  scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
+  const order = join(scratch, 'order.txt');
+  const hook = join(scratch, 'hook.mjs');
+  writeFileSync(hook, options.hook(order, environment.workspace).join('\n'));
+  try {
+    const run = await execa('node', ['--import', pathToFileURL(hook).href, cli, ...options.args], {
+      cwd: environment.workspace,
+      env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+    const lines = existsSync(order) ? readFileSync(order, 'utf8').split('\n').filter(Boolean) : [];
+    check({ run, lines, workspace: environment.workspace });
+  } finally {
+    await server.close();
+    await environment.cleanup();
+  }
+}
+
+/** Hook source: `note(line)` appends one line to the order file. */
+const noteLine = (order: string): string =>
+  `const note = (line) => appendFileSync(${JSON.stringify(order)}, line + '\\n');`;
+
 describe('CLI start-up (built CLI)', () => {
   test.each([[['--version']], [['--help']], [['once', '--help']], [['go', '--help']]])(
     'flower %j loads the parser only, no runtime, SDK, zod or renderer',
@@ -152,231 +198,169 @@ describe('CLI start-up (built CLI)', () => {
   });
 
   test('flower once starts Claude Code before it builds a Unicode segmenter (string-width loads after)', async () => {
-    const server = await FakeAnthropicServer.start(
-      scriptTurns({ main: [message([text('Nothing to do.')])] }),
-    );
-    const environment = await scratchEnvironment({ baseUrl: server.url });
-    scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
-    const order = join(scratch, 'order.txt');
-    const hook = join(scratch, 'order-hook.mjs');
     // Constructing a segmenter loads ICU's break data, and string-width builds one when it is evaluated: both
     // belong after the spawn (scripts/bundle-cli.mjs defers string-width), where Claude Code's own start-up
     // hides them. The hook writes down, in order, each child process and each segmenter.
-    writeFileSync(
-      hook,
-      [
-        "import childProcess from 'node:child_process';",
-        "import { appendFileSync } from 'node:fs';",
-        "import { syncBuiltinESMExports } from 'node:module';",
-        `const note = (line) => appendFileSync(${JSON.stringify(order)}, line + '\\n');`,
-        'const spawn = childProcess.spawn;',
-        'childProcess.spawn = function spawnNoted(command, ...rest) {',
-        "  note('spawn ' + command);",
-        '  return spawn.call(this, command, ...rest);',
-        '};',
-        'syncBuiltinESMExports();',
-        'const Segmenter = Intl.Segmenter;',
-        'Intl.Segmenter = class extends Segmenter {',
-        "  constructor(...values) { note('segmenter'); super(...values); }",
-        '};',
-      ].join('\n'),
+    await hookedOnce(
+      {
+        turns: { main: [message([text('Nothing to do.')])] },
+        args: ['once', 'say hi'],
+        hook: (order) => [
+          "import childProcess from 'node:child_process';",
+          "import { appendFileSync } from 'node:fs';",
+          "import { syncBuiltinESMExports } from 'node:module';",
+          noteLine(order),
+          'const spawn = childProcess.spawn;',
+          'childProcess.spawn = function spawnNoted(command, ...rest) {',
+          "  note('spawn ' + command);",
+          '  return spawn.call(this, command, ...rest);',
+          '};',
+          'syncBuiltinESMExports();',
+          'const Segmenter = Intl.Segmenter;',
+          'Intl.Segmenter = class extends Segmenter {',
+          "  constructor(...values) { note('segmenter'); super(...values); }",
+          '};',
+        ],
+      },
+      ({ run, lines }) => {
+        expect(run.exitCode).toBe(0);
+        expect(String(run.stdout)).toBe('Nothing to do.');
+        // flower starts Claude Code through setpriv (its process tie) or directly.
+        const spawned = lines.findIndex((line) => /^spawn \S*(?:setpriv|claude)$/.test(line));
+        expect(spawned).toBeGreaterThanOrEqual(0);
+        expect(lines.slice(0, spawned).filter((line) => line === 'segmenter')).toEqual([]);
+      },
     );
-    try {
-      const run = await execa('node', ['--import', pathToFileURL(hook).href, cli, 'once', 'say hi'], {
-        cwd: environment.workspace,
-        env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
-        extendEnv: false,
-        reject: false,
-        timeout: 60_000,
-      });
-      expect(run.exitCode).toBe(0);
-      expect(String(run.stdout)).toBe('Nothing to do.');
-      const lines = readFileSync(order, 'utf8').split('\n').filter(Boolean);
-      // flower starts Claude Code through setpriv (its process tie) or directly.
-      const spawned = lines.findIndex((line) => /^spawn \S*(?:setpriv|claude)$/.test(line));
-      expect(spawned).toBeGreaterThanOrEqual(0);
-      expect(lines.slice(0, spawned).filter((line) => line === 'segmenter')).toEqual([]);
-    } finally {
-      await server.close();
-      await environment.cleanup();
-    }
   });
 
   test('flower once whose run prints only Latin text builds no Unicode segmenter at all', async () => {
     // A tool call, its output and the status lines (with their `·`) are Latin text: the renderer measures and
     // wraps it without string-width, whose first call builds a segmenter and Unicode-set regular expressions
     // while Claude Code waits for the answer to its tool hook (docs/decisions.md D231).
-    const server = await FakeAnthropicServer.start(
-      scriptTurns({
-        main: [
-          message([toolUse('Bash', { command: 'echo café > made.txt', description: 'make it' })]),
-          message([text('Created made.txt · café, ½ done.')]),
-        ],
-      }),
-    );
-    const environment = await scratchEnvironment({ baseUrl: server.url });
-    scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
-    const order = join(scratch, 'order.txt');
-    const hook = join(scratch, 'segmenter-hook.mjs');
-    writeFileSync(
-      hook,
-      [
-        "import { appendFileSync } from 'node:fs';",
-        `appendFileSync(${JSON.stringify(order)}, 'started\\n');`,
-        'const Segmenter = Intl.Segmenter;',
-        'Intl.Segmenter = class extends Segmenter {',
-        `  constructor(...values) { appendFileSync(${JSON.stringify(order)}, 'segmenter\\n'); super(...values); }`,
-        '};',
-      ].join('\n'),
-    );
-    try {
-      const run = await execa(
-        'node',
-        ['--import', pathToFileURL(hook).href, cli, 'once', '-t', 'Bash', 'make the file'],
-        {
-          cwd: environment.workspace,
-          env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
-          extendEnv: false,
-          reject: false,
-          timeout: 60_000,
+    await hookedOnce(
+      {
+        turns: {
+          main: [
+            message([toolUse('Bash', { command: 'echo café > made.txt', description: 'make it' })]),
+            message([text('Created made.txt · café, ½ done.')]),
+          ],
         },
-      );
-      expect(run.exitCode, String(run.stderr)).toBe(0);
-      // The tool ran and the run drew its call, its answer and its status lines.
-      expect(readFileSync(join(environment.workspace, 'made.txt'), 'utf8')).toBe('café\n');
-      expect(String(run.stdout)).toContain('Created made.txt · café, ½ done.');
-      expect(`${String(run.stdout)}\n${String(run.stderr)}`).toContain('echo café > made.txt');
-      expect(readFileSync(order, 'utf8').split('\n').filter(Boolean)).toEqual(['started']);
-    } finally {
-      await server.close();
-      await environment.cleanup();
-    }
+        args: ['once', '-t', 'Bash', 'make the file'],
+        hook: (order) => [
+          "import { appendFileSync } from 'node:fs';",
+          noteLine(order),
+          "note('started');",
+          'const Segmenter = Intl.Segmenter;',
+          'Intl.Segmenter = class extends Segmenter {',
+          "  constructor(...values) { note('segmenter'); super(...values); }",
+          '};',
+        ],
+      },
+      ({ run, lines, workspace }) => {
+        expect(run.exitCode, String(run.stderr)).toBe(0);
+        // The tool ran and the run drew its call, its answer and its status lines.
+        expect(readFileSync(join(workspace, 'made.txt'), 'utf8')).toBe('café\n');
+        expect(String(run.stdout)).toContain('Created made.txt · café, ½ done.');
+        expect(`${String(run.stdout)}\n${String(run.stderr)}`).toContain('echo café > made.txt');
+        expect(lines).toEqual(['started']);
+      },
+    );
   });
 
   test('after Claude Code exits, flower once writes processes.json once: the ended child leaves with it', async () => {
-    const server = await FakeAnthropicServer.start(
-      scriptTurns({ main: [message([text('Nothing to do.')])] }),
-    );
-    const environment = await scratchEnvironment({ baseUrl: server.url });
-    scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
-    const order = join(scratch, 'order.txt');
-    const hook = join(scratch, 'writes-hook.mjs');
     // Each durable write of a record file ends in a rename; after the child's exit, every one is on the way
     // to the process's own exit. The ended child's entry rides on the last write, the process leaving the
     // file, instead of a write of its own (docs/decisions.md D232).
-    writeFileSync(
-      hook,
-      [
-        "import childProcess from 'node:child_process';",
-        "import fs from 'node:fs';",
-        "import { syncBuiltinESMExports } from 'node:module';",
-        `const note = (line) => fs.appendFileSync(${JSON.stringify(order)}, line + '\\n');`,
-        'const spawn = childProcess.spawn;',
-        'childProcess.spawn = function spawnNoted(command, ...rest) {',
-        '  const child = spawn.call(this, command, ...rest);',
-        "  const name = String(command).split('/').pop();",
-        "  note('spawn ' + name);",
-        "  child.once('exit', () => note('exit ' + name));",
-        '  return child;',
-        '};',
-        'const rename = fs.renameSync;',
-        'fs.renameSync = function renameNoted(from, to, ...rest) {',
-        "  note('write ' + String(to).split('/').pop());",
-        '  return rename.call(this, from, to, ...rest);',
-        '};',
-        'syncBuiltinESMExports();',
-      ].join('\n'),
+    await hookedOnce(
+      {
+        turns: { main: [message([text('Nothing to do.')])] },
+        args: ['once', 'say hi'],
+        hook: (order) => [
+          "import childProcess from 'node:child_process';",
+          "import fs, { appendFileSync } from 'node:fs';",
+          "import { syncBuiltinESMExports } from 'node:module';",
+          noteLine(order),
+          'const spawn = childProcess.spawn;',
+          'childProcess.spawn = function spawnNoted(command, ...rest) {',
+          '  const child = spawn.call(this, command, ...rest);',
+          "  const name = String(command).split('/').pop();",
+          "  note('spawn ' + name);",
+          "  child.once('exit', () => note('exit ' + name));",
+          '  return child;',
+          '};',
+          'const rename = fs.renameSync;',
+          'fs.renameSync = function renameNoted(from, to, ...rest) {',
+          "  note('write ' + String(to).split('/').pop());",
+          '  return rename.call(this, from, to, ...rest);',
+          '};',
+          'syncBuiltinESMExports();',
+        ],
+      },
+      ({ run, lines, workspace }) => {
+        expect(run.exitCode, String(run.stderr)).toBe(0);
+        const spawned = lines.findIndex((line) => /^spawn (?:setpriv|claude)$/.test(line));
+        const exited = lines.indexOf(lines[spawned]?.replace('spawn', 'exit') ?? '');
+        expect([spawned, exited].every((index) => index >= 0)).toBe(true);
+        // Before the spawn: the process entered the file; after it: the child was recorded, then the session.
+        const processes = (from: number, to: number): number =>
+          lines.slice(from, to).filter((line) => line === 'write processes.json').length;
+        expect(processes(0, spawned)).toBe(1);
+        expect(processes(spawned, exited)).toBe(2);
+        expect(processes(exited, lines.length)).toBe(1);
+        const records = JSON.parse(
+          readFileSync(join(workspace, 'runs', 'processes.json'), 'utf8'),
+        ) as unknown[];
+        expect(records).toEqual([]);
+      },
     );
-    try {
-      const run = await execa('node', ['--import', pathToFileURL(hook).href, cli, 'once', 'say hi'], {
-        cwd: environment.workspace,
-        env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
-        extendEnv: false,
-        reject: false,
-        timeout: 60_000,
-      });
-      expect(run.exitCode, String(run.stderr)).toBe(0);
-      const lines = readFileSync(order, 'utf8').split('\n').filter(Boolean);
-      const spawned = lines.findIndex((line) => /^spawn (?:setpriv|claude)$/.test(line));
-      const exited = lines.indexOf(lines[spawned]?.replace('spawn', 'exit') ?? '');
-      expect([spawned, exited].every((index) => index >= 0)).toBe(true);
-      // Before the spawn: the process entered the file; after it: the child was recorded, then the session.
-      const processes = (from: number, to: number): number =>
-        lines.slice(from, to).filter((line) => line === 'write processes.json').length;
-      expect(processes(0, spawned)).toBe(1);
-      expect(processes(spawned, exited)).toBe(2);
-      expect(processes(exited, lines.length)).toBe(1);
-      const records = JSON.parse(
-        readFileSync(join(environment.workspace, 'runs', 'processes.json'), 'utf8'),
-      ) as unknown[];
-      expect(records).toEqual([]);
-    } finally {
-      await server.close();
-      await environment.cleanup();
-    }
   });
 
   test('flower once starts Claude Code before it loads SQLite or opens its store', async () => {
-    const server = await FakeAnthropicServer.start(
-      scriptTurns({ main: [message([text('Nothing to do.')])] }),
-    );
-    const environment = await scratchEnvironment({ baseUrl: server.url });
-    scratch = mkdtempSync(join(tmpdir(), 'flower-cli-start-'));
-    const order = join(scratch, 'order.txt');
-    const hook = join(scratch, 'store-hook.mjs');
-    const store = join(environment.workspace, 'runs', 'sessions.db');
     // Loading better-sqlite3's addon and preparing sessions.db belong after the spawn, where Claude Code's own
     // start-up hides them (docs/decisions.md D228). The hook writes down, in order, each native addon Node
     // loads and each child process, with whether the store's file existed when the child was started, and
     // whether the `bindings` package was asked to find the addon (docs/decisions.md D229).
-    writeFileSync(
-      hook,
-      [
-        "import childProcess from 'node:child_process';",
-        "import { appendFileSync, existsSync } from 'node:fs';",
-        "import Module, { syncBuiltinESMExports } from 'node:module';",
-        `const note = (line) => appendFileSync(${JSON.stringify(order)}, line + '\\n');`,
-        'const load = Module._load;',
-        'Module._load = function loadNoted(request, ...rest) {',
-        "  if (request === 'bindings') note('require bindings');",
-        '  return load.call(this, request, ...rest);',
-        '};',
-        'const spawn = childProcess.spawn;',
-        'childProcess.spawn = function spawnNoted(command, ...rest) {',
-        `  note('spawn ' + command + (existsSync(${JSON.stringify(store)}) ? ' with sessions.db' : ''));`,
-        '  return spawn.call(this, command, ...rest);',
-        '};',
-        'syncBuiltinESMExports();',
-        'const dlopen = process.dlopen;',
-        'process.dlopen = function dlopenNoted(module, filename, ...rest) {',
-        "  note('addon ' + filename.split('/').pop());",
-        '  return dlopen.call(this, module, filename, ...rest);',
-        '};',
-      ].join('\n'),
+    const storeOf = (workspace: string): string => join(workspace, 'runs', 'sessions.db');
+    await hookedOnce(
+      {
+        turns: { main: [message([text('Nothing to do.')])] },
+        args: ['once', 'say hi'],
+        hook: (order, workspace) => [
+          "import childProcess from 'node:child_process';",
+          "import { appendFileSync, existsSync } from 'node:fs';",
+          "import Module, { syncBuiltinESMExports } from 'node:module';",
+          noteLine(order),
+          'const load = Module._load;',
+          'Module._load = function loadNoted(request, ...rest) {',
+          "  if (request === 'bindings') note('require bindings');",
+          '  return load.call(this, request, ...rest);',
+          '};',
+          'const spawn = childProcess.spawn;',
+          'childProcess.spawn = function spawnNoted(command, ...rest) {',
+          `  note('spawn ' + command + (existsSync(${JSON.stringify(storeOf(workspace))}) ? ' with sessions.db' : ''));`,
+          '  return spawn.call(this, command, ...rest);',
+          '};',
+          'syncBuiltinESMExports();',
+          'const dlopen = process.dlopen;',
+          'process.dlopen = function dlopenNoted(module, filename, ...rest) {',
+          "  note('addon ' + filename.split('/').pop());",
+          '  return dlopen.call(this, module, filename, ...rest);',
+          '};',
+        ],
+      },
+      ({ run, lines, workspace }) => {
+        expect(run.exitCode, String(run.stderr)).toBe(0);
+        expect(String(run.stdout)).toBe('Nothing to do.');
+        const spawned = lines.findIndex((line) => /^spawn \S*(?:setpriv|claude)\b/.test(line));
+        expect(spawned).toBeGreaterThanOrEqual(0);
+        expect(lines[spawned]).not.toContain('sessions.db');
+        expect(lines.slice(0, spawned).filter((line) => line.startsWith('addon '))).toEqual([]);
+        // The hook saw the addon load, after the spawn, and the run's transcript was stored.
+        expect(lines.slice(spawned)).toContain('addon better_sqlite3.node');
+        // Named by its path, the addon is loaded without the `bindings` package's search of a dozen places.
+        expect(lines).not.toContain('require bindings');
+        expect(existsSync(storeOf(workspace))).toBe(true);
+      },
     );
-    try {
-      const run = await execa('node', ['--import', pathToFileURL(hook).href, cli, 'once', 'say hi'], {
-        cwd: environment.workspace,
-        env: { ...environment.env, FLOWER_NO_UPDATE: '1' },
-        extendEnv: false,
-        reject: false,
-        timeout: 60_000,
-      });
-      expect(run.exitCode, String(run.stderr)).toBe(0);
-      expect(String(run.stdout)).toBe('Nothing to do.');
-      const lines = readFileSync(order, 'utf8').split('\n').filter(Boolean);
-      const spawned = lines.findIndex((line) => /^spawn \S*(?:setpriv|claude)\b/.test(line));
-      expect(spawned).toBeGreaterThanOrEqual(0);
-      expect(lines[spawned]).not.toContain('sessions.db');
-      expect(lines.slice(0, spawned).filter((line) => line.startsWith('addon '))).toEqual([]);
-      // The hook saw the addon load, after the spawn, and the run's transcript was stored.
-      expect(lines.slice(spawned)).toContain('addon better_sqlite3.node');
-      // Named by its path, the addon is loaded without the `bindings` package's search of a dozen places.
-      expect(lines).not.toContain('require bindings');
-      expect(existsSync(store)).toBe(true);
-    } finally {
-      await server.close();
-      await environment.cleanup();
-    }
   });
 });
