@@ -4,15 +4,7 @@
 // own transcript folder included) and in no request body. Where the shell does print a credential (here: a
 // file holding it), the store writes a fixed marker in its place. Real SDK and binary, fake API.
 import { randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { agentSpec } from '../../src/agent/agent-spec.js';
@@ -25,24 +17,9 @@ import { message, scriptTurns, text, toolUse } from '../../src/testing/index.js'
 import { gitWorkspace } from './support/git-workspace.js';
 import { inProcessRuns } from './support/in-process-run.js';
 import { seenToolResult } from './support/tool-results.js';
+import { filesHolding } from './support/files-holding.js';
 
 const setUp = inProcessRuns();
-
-/** Every file under `root` whose bytes contain `needle`, except those in `skip`. */
-function filesHolding(root: string, needle: string, skip: readonly string[] = []): string[] {
-  const found: string[] = [];
-  const walk = (folder: string): void => {
-    for (const name of readdirSync(folder)) {
-      const path = join(folder, name);
-      const stat = statSync(path, { throwIfNoEntry: false });
-      if (stat === undefined) continue;
-      if (stat.isDirectory()) walk(path);
-      else if (stat.isFile() && !skip.includes(path) && readFileSync(path).includes(needle)) found.push(path);
-    }
-  };
-  walk(root);
-  return found;
-}
 
 /**
  * A PATH holding every program of `path` except bubblewrap (a folder of links under `root`): the machine

@@ -6,7 +6,7 @@
 // 400 to each original's request and 200 to its copy's; the real CLI resumes the copy from the server. The
 // location carries a password that no output and no file may hold.
 import { execa } from 'execa';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -31,6 +31,7 @@ import {
   type PostgresServer,
 } from '../support/postgres-server.js';
 import { FLOWER_CLI } from './support/flower-process.js';
+import { filesHolding } from './support/files-holding.js';
 
 const WORK = '22222222-2222-4222-8222-222222222222';
 const LOOSE = '33333333-3333-4333-8333-333333333333';
@@ -82,23 +83,6 @@ function broken(name: string): Entry[] {
   const found = corpus.find((item) => item.name === name);
   if (found === undefined) throw new Error(`no corpus case ${name}`);
   return found.breakIt(recorded());
-}
-
-/** Every file under `folder` whose bytes contain `secret`, relative to `folder`. */
-function filesHolding(folder: string, secret: string): string[] {
-  const found: string[] = [];
-  const walk = (directory: string): void => {
-    for (const name of readdirSync(directory)) {
-      const path = join(directory, name);
-      const stats = statSync(path, { throwIfNoEntry: false });
-      if (stats === undefined) continue;
-      if (stats.isDirectory()) walk(path);
-      else if (stats.isFile() && readFileSync(path).includes(secret))
-        found.push(path.slice(folder.length + 1));
-    }
-  };
-  walk(folder);
-  return found;
 }
 
 describe('flower doctor --fix on a run on PostgreSQL (e2e)', () => {

@@ -3,7 +3,7 @@
 // a server, where `flower run --store` resumes the same session. The built CLI, the real SDK and its real
 // Claude Code binary, flower's fake Messages API and a real PostgreSQL server started for this file; the
 // location carries a password that no output and no file may hold.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -32,6 +32,7 @@ import { flowerCli } from './support/flower-cli.js';
 import { FlowerProcess, killStrayFlowers, until } from './support/flower-process.js';
 import { bashStep, nextStep, progressOf, UsageMeter } from './support/plan-model.js';
 import { WORK_PROMPT, writeWorkflow } from './support/workflow-fixture.js';
+import { filesHolding } from './support/files-holding.js';
 
 let postgres: PostgresServer;
 
@@ -55,23 +56,6 @@ async function secretLocation(name: string): Promise<string> {
 /** The location as flower may print it: the password replaced by `***`. */
 function shown(location: string): string {
   return location.replace(`:${SECRET_PASSWORD}@`, ':***@');
-}
-
-/** Every file under `folder` whose bytes contain `secret`, relative to `folder`. */
-function filesHolding(folder: string, secret: string): string[] {
-  const found: string[] = [];
-  const walk = (directory: string): void => {
-    for (const name of readdirSync(directory)) {
-      const path = join(directory, name);
-      const stats = statSync(path, { throwIfNoEntry: false });
-      if (stats === undefined) continue;
-      if (stats.isDirectory()) walk(path);
-      else if (stats.isFile() && readFileSync(path).includes(secret))
-        found.push(path.slice(folder.length + 1));
-    }
-  };
-  walk(folder);
-  return found;
 }
 
 /** The records of the run `run` on the server at `location`. */

@@ -2,7 +2,7 @@
 // real Claude Code binary, flower's fake Messages API and a real PostgreSQL server started for this file.
 // The location carries the password of the server's password-protected user, and no file flower leaves
 // behind, no line it prints, may hold that password.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -30,6 +30,7 @@ import { flowerCli, type FlowerCli } from './support/flower-cli.js';
 import { FlowerProcess, killStrayFlowers, until } from './support/flower-process.js';
 import { bashStep, nextStep, progressOf, UsageMeter } from './support/plan-model.js';
 import { WORK_PROMPT, writeWorkflow } from './support/workflow-fixture.js';
+import { filesHolding } from './support/files-holding.js';
 
 let postgres: PostgresServer;
 
@@ -48,23 +49,6 @@ async function secretLocation(name: string): Promise<string> {
   url.username = SECRET_USER;
   url.password = SECRET_PASSWORD;
   return url.toString();
-}
-
-/** Every file under `folder` (any depth) whose bytes contain `secret`, as paths relative to `folder`. */
-function filesHolding(folder: string, secret: string): string[] {
-  const found: string[] = [];
-  const walk = (directory: string): void => {
-    for (const name of readdirSync(directory)) {
-      const path = join(directory, name);
-      const stats = statSync(path, { throwIfNoEntry: false });
-      if (stats === undefined) continue;
-      if (stats.isDirectory()) walk(path);
-      else if (stats.isFile() && readFileSync(path).includes(secret))
-        found.push(path.slice(folder.length + 1));
-    }
-  };
-  walk(folder);
-  return found;
 }
 
 /** The main transcripts the server holds for `workspace`. */
