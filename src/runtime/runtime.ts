@@ -26,7 +26,6 @@ import type { RunOptions, RuntimeOptions } from './runtime-options.js';
 import { prepareDirectory } from './prepare-directory.js';
 import { createRunDirectory } from './run-directory.js';
 import { journalOf, openRunStores, spillsOf } from './run-stores.js';
-import { completeAbandonedRows, deadSessions } from './abandoned-rows.js';
 import { STALL_PREFIX } from './classify-error.js';
 import { eventStream } from './event-stream.js';
 import { INTERRUPT_NOTE } from './interrupt-note.js';
@@ -36,8 +35,7 @@ import type { Resilience } from './resilience.js';
 import { runLoop } from './run-loop.js';
 import { handoffFrom, resilienceFrom, workbenchFrom, type AttemptContext } from './runtime-setup.js';
 import { newRunId } from './run-id.js';
-import { sessionEntries, sessionTranscripts } from './session-entries.js';
-import { localTranscripts } from './local-transcripts.js';
+import { RowCompletion } from './row-completion.js';
 import { errorOutcome, HANDOFF_DUE, INTERRUPTED, KILLED } from './step-outcome.js';
 import { StepRun } from './step-run.js';
 import type { StepResult } from './step-result.js';
@@ -123,8 +121,8 @@ export class Runtime {
   readonly #sandbox: boolean;
   /** A yes from git (or the caller) that the workspace is a work tree: git is not asked again every step. */
   #gitWorkTree: boolean;
-  /** Rows dead processes left unfinished were completed (once per runtime, before its first step). */
-  #deadCompleted = false;
+  /** Completes the rows killed processes left unfinished, before each step (docs/decisions.md D336, D337). */
+  readonly #rows: RowCompletion;
   /** Opens the SQLite store this runtime made, once Claude Code starts (docs/decisions.md D228); then null. */
   #openStore: (() => Promise<void>) | null;
   /** Why that store could not be opened: the step stops and `run()` rejects with it. */
@@ -204,6 +202,16 @@ export class Runtime {
     this.store = opened === null ? (options.store as FlowerSessionStore) : opened.sessions;
     // A run on a server keeps its records there too (no manifest.json/lineage.json in the run directory).
     this.records = options.records ?? runRecordsFor(this.runDir, opened?.server ?? null);
+    this.#rows = new RowCompletion({
+      runDir: this.runDir,
+      runId: this.runId,
+      records: this.records,
+      store: this.store,
+      projectKey: this.projectKey,
+      prices: this.prices,
+      processes: this.#processes,
+      uiErrors: this.uiErrors,
+    });
   }
 
   /**
@@ -288,8 +296,7 @@ export class Runtime {
       if (warning !== null) step.emit(warning);
     }
     try {
-      if (options.resume) await this.#completeAbandoned(options.resume);
-      await this.#completeDead();
+      await this.#rows.beforeStep(options.resume);
       await runLoop(
         step,
         loopStart(prompt, step, options, wiring),
@@ -453,45 +460,6 @@ export class Runtime {
 
   #spent(): number {
     return this.results.reduce((sum, result) => sum + result.costUsd, 0);
-  }
-
-  /**
-   * Once per runtime, rows dead processes left for sessions nobody resumes (a killed judge's) are completed
-   * too (docs/decisions.md D337); `#claimResume` has just dropped the dead processes' records.
-   */
-  async #completeDead(): Promise<void> {
-    if (this.#deadCompleted) return;
-    this.#deadCompleted = true;
-    try {
-      const rows = await this.records.readRows();
-      for (const sessionId of deadSessions(rows, this.runId, this.#processes.liveSessions())) {
-        await this.#completeAbandoned(sessionId);
-      }
-    } catch (error) {
-      this.uiErrors.push(`manifest completion: ${errorText(error)}`);
-    }
-  }
-
-  /**
-   * Rows a killed process left for `sessionId` are completed before it is resumed, from the store and the
-   * child's own transcript files (docs/decisions.md D336).
-   */
-  async #completeAbandoned(sessionId: string): Promise<void> {
-    try {
-      await completeAbandonedRows({
-        runDir: this.runDir,
-        records: this.records,
-        runId: this.runId,
-        sessionId,
-        loadEntries: () => sessionEntries(this.store, this.projectKey, sessionId),
-        loadTranscripts: (id = sessionId) => sessionTranscripts(this.store, this.projectKey, id),
-        loadLocal: (id = sessionId) => localTranscripts(join(this.runDir, 'claude'), this.projectKey, id),
-        now: Date.now() / 1000,
-        prices: this.prices,
-      });
-    } catch (error) {
-      this.uiErrors.push(`manifest completion: ${errorText(error)}`);
-    }
   }
 
   #attemptContext(): AttemptContext {
