@@ -26,7 +26,7 @@ import {
 import { corpus, recorded, requestOf } from '../fixtures/transcripts/broken-corpus.js';
 import {
   SECRET_PASSWORD,
-  SECRET_USER,
+  secretLocation,
   startPostgres,
   type PostgresServer,
 } from '../support/postgres-server.js';
@@ -49,14 +49,6 @@ afterAll(async () => {
   await scratch?.cleanup();
   await postgres?.stop();
 });
-
-/** A fresh database, as the password-protected user. */
-async function secretLocation(name: string): Promise<string> {
-  const url = new URL(await postgres.createDatabase(name));
-  url.username = SECRET_USER;
-  url.password = SECRET_PASSWORD;
-  return url.toString();
-}
 
 /** The transcript stored at `key` on the server, as stored. */
 async function load(location: string, key: { projectKey: string; sessionId: string }): Promise<Entry[]> {
@@ -89,7 +81,7 @@ describe('flower doctor --fix on a run on PostgreSQL (e2e)', () => {
   test('repairs each broken session into a new one on the server, points the server lineage at it; the real CLI resumes it', async () => {
     server = await FakeAnthropicServer.start(() => message([text('Resumed.')]), { enforceToolPairs: true });
     scratch = await scratchEnvironment({ baseUrl: server.url });
-    const location = await secretLocation('doctor_fix');
+    const location = await secretLocation(postgres, 'doctor_fix');
     const workspace = realpathSync(scratch.workspace);
     const runDir = join(workspace, 'runs');
     mkdirSync(runDir, { recursive: true });

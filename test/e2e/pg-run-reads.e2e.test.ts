@@ -24,7 +24,7 @@ import {
 } from '../../src/testing/index.js';
 import {
   SECRET_PASSWORD,
-  SECRET_USER,
+  secretLocation,
   startPostgres,
   type PostgresServer,
 } from '../support/postgres-server.js';
@@ -45,14 +45,6 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-/** A fresh database, as the password-protected user. */
-async function secretLocation(name: string): Promise<string> {
-  const url = new URL(await postgres.createDatabase(name));
-  url.username = SECRET_USER;
-  url.password = SECRET_PASSWORD;
-  return url.toString();
-}
-
 /** The location as flower may print it: the password replaced by `***`. */
 function shown(location: string): string {
   return location.replace(`:${SECRET_PASSWORD}@`, ':***@');
@@ -68,7 +60,7 @@ describe('the last lines of a run on PostgreSQL (e2e)', () => {
     const cli = await flowerCli(() => message([text('noted')]));
     try {
       const { scratch } = cli;
-      const location = await secretLocation('closing_line');
+      const location = await secretLocation(postgres, 'closing_line');
       const run = basename(scratch.workspace);
 
       const first = await cli.run(['once', '--store', location, 'note this']);
@@ -113,7 +105,7 @@ describe('flower ask on a run on PostgreSQL (e2e)', () => {
     const cli = await flowerCli(() => message([text('noted')]));
     try {
       const { scratch } = cli;
-      const location = await secretLocation('ask_reads');
+      const location = await secretLocation(postgres, 'ask_reads');
       const run = basename(scratch.workspace);
       const first = await cli.run(['once', '--store', location, 'note this']);
       expect(first.exitCode, first.stderr).toBe(0);
@@ -162,7 +154,7 @@ describe('analyze and doctor read a run on PostgreSQL there (e2e)', () => {
     const cli = await flowerCli(() => message([text('noted')]));
     try {
       const { scratch } = cli;
-      const location = await secretLocation('reads');
+      const location = await secretLocation(postgres, 'reads');
       const run = basename(scratch.workspace);
       const first = await cli.run(['once', '--store', location, 'note this']);
       expect(first.exitCode, first.stderr).toBe(0);
@@ -270,7 +262,7 @@ describe('flower import --store postgres://… (e2e)', () => {
 
   test('a SQLite run exported and imported into a server resumes the same session id there and finishes', async () => {
     const target = writeWorkflow(scratch.dir);
-    const location = await secretLocation('imported_run');
+    const location = await secretLocation(postgres, 'imported_run');
     const first = join(scratch.dir, 'first-place');
     const second = join(scratch.dir, 'elsewhere', 'second-place');
     const options = { cwd: scratch.dir, env: scratch.env };

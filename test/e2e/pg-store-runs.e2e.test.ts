@@ -23,6 +23,7 @@ import {
 import {
   SECRET_PASSWORD,
   SECRET_USER,
+  secretLocation,
   startPostgres,
   type PostgresServer,
 } from '../support/postgres-server.js';
@@ -42,14 +43,6 @@ afterAll(async () => {
   await killStrayFlowers();
   await postgres?.stop();
 });
-
-/** A fresh database, as the password-protected user: the location a careful team would write. */
-async function secretLocation(name: string): Promise<string> {
-  const url = new URL(await postgres.createDatabase(name));
-  url.username = SECRET_USER;
-  url.password = SECRET_PASSWORD;
-  return url.toString();
-}
 
 /** The main transcripts the server holds for `workspace`. */
 async function serverSessions(location: string, workspace: string): Promise<string[]> {
@@ -91,7 +84,7 @@ describe('flower once --store postgres://… (e2e)', () => {
         : message([text('noted')]),
     );
     const { scratch } = cli;
-    const location = await secretLocation('once_store');
+    const location = await secretLocation(postgres, 'once_store');
     const runDir = join(scratch.workspace, 'runs');
 
     const first = await cli.run(['once', '--store', location, 'remember the word tulip']);
@@ -138,7 +131,7 @@ describe('flower once --store postgres://… (e2e)', () => {
   test('an unreachable server, a wrong password or a malformed location: one line, its exit code, nothing written', async () => {
     cli ??= await flowerCli(() => message([text('never asked')]));
     const { scratch } = cli;
-    const good = new URL(await secretLocation('bad_input'));
+    const good = new URL(await secretLocation(postgres, 'bad_input'));
     const wrong = new URL(good);
     wrong.password = 'wrong-Pa55';
     const closed = new URL(good);
@@ -182,7 +175,7 @@ describe('flower export --to postgres://… (e2e)', () => {
     );
     try {
       const { scratch } = cli;
-      const location = await secretLocation('exported_run');
+      const location = await secretLocation(postgres, 'exported_run');
       const first = await cli.run(['once', 'remember the colour teal']);
       expect(first.exitCode, first.stderr).toBe(0);
       const runDir = join(scratch.workspace, 'runs');
@@ -246,7 +239,7 @@ describe('flower run with FLOWER_STORE, killed with SIGKILL (e2e)', () => {
   });
 
   test('the rerun resumes the same session from the server; no completed tool runs twice', async () => {
-    const location = await secretLocation('killed_run');
+    const location = await secretLocation(postgres, 'killed_run');
     const target = writeWorkflow(scratch.dir);
     const env = { ...scratch.env, FLOWER_STORE: location };
     const flower = () =>
@@ -323,7 +316,7 @@ describe('two hosts on one PostgreSQL run (e2e)', () => {
   });
 
   test('while one host drives the run, the other (its own workspace, same ?run=) only watches it from the server', async () => {
-    const location = new URL(await secretLocation('two_hosts'));
+    const location = new URL(await secretLocation(postgres, 'two_hosts'));
     location.searchParams.set('run', 'shared');
     const target = writeWorkflow(scratch.dir);
     const flower = (host: string): FlowerProcess => {

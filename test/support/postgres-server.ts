@@ -47,6 +47,17 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
+/**
+ * A fresh database on `server`, as the password-protected user: the location a careful team would write, for
+ * tests that check the password never shows.
+ */
+export async function secretLocation(server: PostgresServer, name: string): Promise<string> {
+  const url = new URL(await server.createDatabase(name));
+  url.username = SECRET_USER;
+  url.password = SECRET_PASSWORD;
+  return url.toString();
+}
+
 /** The folder holding `initdb` and `postgres`, or a clear error naming what to install. */
 export function postgresBinaries(): string {
   // Debian's 15 first (what CI installs on bookworm), then any other Debian major, newest first, then PATH.
